@@ -1,0 +1,124 @@
+"""The ``readwell`` command: extract, stages, why-missing.
+
+A contract other tools rely on: exit 0 when an article is found, 3 when not (JSON still printed with
+``found: false``), 2 for bad usage or unreadable input with one line on stderr and no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from . import diagnose
+from .errors import InputError
+from .extract import extract_document, make_options
+from .parse import fetch, parse_html, read_file
+from .pipeline import STAGE_NAMES
+
+EXIT_FOUND, EXIT_ERROR, EXIT_USAGE, EXIT_NOT_FOUND = 0, 1, 2, 3
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2 (argparse would print usage too)
+        raise InputError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="readwell", description="Extract the main content of a web page.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    e = sub.add_parser("extract", help="extract the article from a file, URL or stdin")
+    e.add_argument("source", nargs="?", default="-", help="path, http(s) URL, or - for stdin (default)")
+    e.add_argument("--url", help="the page's URL (base for relative links when SOURCE is a file or stdin)")
+    e.add_argument("--format", choices=("json", "markdown", "html", "text"), default="json")
+    e.add_argument("--selector", help="CSS selector of the content root (bypasses detection)")
+    e.add_argument("--debug", action="store_true", help="include the removal log and per-stage timings")
+    e.add_argument("--disable", action="append", default=[], metavar="STAGE", help="skip a stage (repeatable)")
+    e.add_argument("--front-matter", action="store_true", help="YAML front matter before the Markdown")
+    e.add_argument("-o", "--output", help="write to FILE instead of stdout")
+    sub.add_parser("stages", help="list the pipeline stages in order")
+    w = sub.add_parser("why-missing", help="name the first stage and rule that removed a piece of text")
+    w.add_argument("source", help="path, http(s) URL, or - for stdin")
+    w.add_argument("--text", required=True, help="the sentence (or part of it) that is missing")
+    w.add_argument("--url")
+    w.add_argument("--selector")
+    w.add_argument("--disable", action="append", default=[], metavar="STAGE")
+    w.add_argument("--json", action="store_true", help="machine-readable answer")
+    return p
+
+
+def load_source(source: str, url: str | None) -> tuple[Any, str | None]:
+    """(Document, page URL) from a path, an http(s) URL or '-' (stdin)."""
+    if source == "-":
+        data = sys.stdin.buffer.read()
+        return parse_html(data), url
+    if source.lower().startswith(("http://", "https://")):
+        body, enc, final = fetch(source)
+        return parse_html(body, enc), url or final
+    return parse_html(read_file(source)), url
+
+
+def render(result_dict: dict[str, Any], fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(result_dict, ensure_ascii=False, indent=2) + "\n"
+    key = {"markdown": "markdown", "html": "content_html", "text": "text"}[fmt]
+    out = result_dict[key] or ""
+    return out if out.endswith("\n") or not out else out + "\n"
+
+
+def cmd_extract(a: argparse.Namespace) -> int:
+    opts = make_options(a.url, {"selector": a.selector, "disable": a.disable, "debug": a.debug,
+                                "front_matter": a.front_matter})
+    doc, url = load_source(a.source, a.url)
+    opts.url = url
+    result = extract_document(doc, opts)
+    text = render(result.to_dict(), a.format)
+    if a.output:
+        try:
+            with open(a.output, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise InputError(f"cannot write {a.output}: {exc.strerror or exc}") from None
+    else:
+        sys.stdout.write(text)
+    return EXIT_FOUND if result.found else EXIT_NOT_FOUND
+
+
+def cmd_why_missing(a: argparse.Namespace) -> int:
+    opts = make_options(a.url, {"selector": a.selector, "disable": a.disable})
+    doc, url = load_source(a.source, a.url)
+    opts.url = url
+    answer = diagnose.why_missing(doc, opts, a.text)
+    if a.json:
+        sys.stdout.write(json.dumps(answer, ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(diagnose.describe(answer) + "\n")
+    return EXIT_FOUND
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        a = build_parser().parse_args(argv)
+        if a.command == "stages":
+            sys.stdout.write("\n".join(STAGE_NAMES) + "\n")
+            return EXIT_FOUND
+        if a.command == "extract":
+            return cmd_extract(a)
+        return cmd_why_missing(a)
+    except InputError as exc:
+        sys.stderr.write(f"readwell: {exc}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write("readwell: interrupted\n")
+        return 130
+    except (RecursionError, MemoryError) as exc:
+        sys.stderr.write(f"readwell: input too complex to process ({type(exc).__name__})\n")
+        return EXIT_USAGE
+    except Exception as exc:  # a bug: still one line, never a traceback, but a distinct exit code
+        sys.stderr.write(f"readwell: internal error: {type(exc).__name__}: {exc} (please report)\n")
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

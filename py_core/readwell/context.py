@@ -1,0 +1,205 @@
+"""Options, the run context and the one function every removal goes through.
+
+Why one function: "why is this sentence missing?" must always have an answer. ``Context.remove``,
+``Context.unwrap`` and ``Context.replace`` are the only ways stages change the tree's membership, and each
+records stage, action, rule kind, rule, reason, a text sample, the node id and a CSS path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import dom
+from .dom import Document, Element, Node, Text
+
+# Rule kinds used in log entries.
+EXACT = "exact-selector"
+PARTIAL = "partial-pattern"
+SCORE = "score"
+HIDDEN = "hidden"
+TINY = "tiny-media"
+TEXT = "text-pattern"
+STRUCTURE = "structure"
+ALLOWLIST = "allow-list"
+
+PROTECTED_TAGS = frozenset({"pre", "code", "math", "kbd", "samp"})
+
+
+class Options:
+    """Extraction options (one object, plain fields; grouped by purpose)."""
+
+    __slots__ = (
+        # input
+        "url",
+        # what to extract
+        "selector",
+        "disable",
+        # outputs
+        "front_matter",
+        "debug",
+        # thresholds (documented defaults; tuned on fixtures and the benchmark)
+        "min_article_chars",
+        "char_threshold",
+    )
+
+    def __init__(
+        self,
+        url: str | None = None,
+        selector: str | None = None,
+        disable: list[str] | tuple[str, ...] | None = None,
+        front_matter: bool = False,
+        debug: bool = False,
+        min_article_chars: int = 120,
+        char_threshold: int = 500,
+    ) -> None:
+        self.url = url
+        self.selector = selector or None
+        self.disable = tuple(disable or ())
+        self.front_matter = front_matter
+        self.debug = debug
+        # Below this many characters of text the page has no article (navigation and a few words).
+        self.min_article_chars = min_article_chars
+        # Readability's retry threshold: a root with less text than this triggers a wider candidate.
+        self.char_threshold = char_threshold
+
+
+@dataclass
+class LogEntry:
+    stage: str
+    action: str  # remove | unwrap | replace
+    kind: str
+    rule: str
+    reason: str
+    text: str
+    node_id: int
+    path: str
+    tag: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "stage": self.stage,
+            "action": self.action,
+            "kind": self.kind,
+            "rule": self.rule,
+            "reason": self.reason,
+            "text": self.text,
+            "node_id": self.node_id,
+            "path": self.path,
+            "tag": self.tag,
+        }
+
+
+@dataclass
+class Context:
+    """State of one extraction run; stages read and change it only through its methods."""
+
+    doc: Document
+    options: Options
+    stage: str = ""
+    root: Element | None = None
+    root_path: str = ""
+    log: list[LogEntry] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)  # facts stages share (e.g. JSON-LD articleBody)
+    origin: Document | None = None  # the untouched input: log paths point into it
+    _origin_paths: dict[int, Element] | None = None
+
+    def path_of(self, el: Element) -> str:
+        """CSS path of ``el`` in the *original* document (sibling positions change as stages remove)."""
+        if self.origin is not None:
+            if self._origin_paths is None:
+                self._origin_paths = self.origin.by_id()
+            orig = self._origin_paths.get(el.nid)
+            if orig is not None:
+                return dom.css_path(orig)
+        return dom.css_path(el)
+
+    # --- the one way things disappear -----------------------------------------------------------------
+    def _entry(self, node: Node, action: str, kind: str, rule: str, reason: str) -> None:
+        if isinstance(node, Element):
+            text = dom.normalize_space(node.text())[:80]
+            path = self.path_of(node)
+            tag = node.tag
+        else:
+            assert isinstance(node, Text)
+            text = dom.normalize_space(node.data)[:80]
+            path = self.path_of(node.parent) if node.parent is not None else ""
+            tag = "#text"
+        self.log.append(LogEntry(self.stage, action, kind, rule, reason, text, node.nid, path, tag))
+
+    def remove(self, node: Node, kind: str, rule: str, reason: str) -> None:
+        """Remove ``node`` (and its subtree) from the working tree, logging why."""
+        if node.parent is None:
+            return
+        self._entry(node, "remove", kind, rule, reason)
+        dom.detach(node)
+
+    def unwrap(self, el: Element, kind: str, rule: str, reason: str) -> None:
+        """Replace ``el`` by its children (content kept, wrapper dropped), logging it."""
+        if el.parent is None:
+            return
+        self._entry(el, "unwrap", kind, rule, reason)
+        dom.unwrap(el)
+
+    def replace(self, old: Node, new: Node, kind: str, rule: str, reason: str) -> None:
+        """Put ``new`` where ``old`` was (e.g. a normalized code block), logging it."""
+        if old.parent is None:
+            return
+        self._entry(old, "replace", kind, rule, reason)
+        dom.replace(old, new)
+
+    def new_element(self, tag: str, attrs: dict[str, str] | None = None) -> Element:
+        el = Element(tag, attrs)
+        el.nid = self.doc.new_id()
+        return el
+
+    def new_text(self, data: str) -> Text:
+        t = Text(data)
+        t.nid = self.doc.new_id()
+        return t
+
+    # --- shared predicates ------------------------------------------------------------------------------
+    def is_protected(self, el: Element) -> bool:
+        """Protected regions (code, math, data tables) are exempt from generic removal stages."""
+        for e in (el, *el.ancestors()):
+            if e.tag in PROTECTED_TAGS or e.ns == "math":
+                return True
+            if e.tag == "table" and is_data_table(e):
+                return True
+            if "data-readwell-protected" in e.attrs:
+                return True
+        return False
+
+
+def is_data_table(table: Element) -> bool:
+    """A table of data rather than layout (Readability's heuristics, simplified)."""
+    cached = table.attrs.get("data-readwell-table")
+    if cached:
+        return cached == "data"
+    verdict = _data_table(table)
+    table.attrs["data-readwell-table"] = "data" if verdict else "layout"
+    return verdict
+
+
+def _data_table(table: Element) -> bool:
+    if table.get("role") == "presentation":
+        return False
+    if table.get("datatable") == "0":
+        return False
+    if table.get("summary"):
+        return True
+    kids = table.iter(include_self=False)
+    rows = 0
+    cols = 0
+    for e in kids:
+        if e.tag in ("caption", "thead", "tfoot", "colgroup", "col", "th"):
+            return True
+        if e.tag == "table":  # nested tables mean layout
+            return False
+        if e.tag == "tr":
+            rows += 1
+            cols = max(cols, sum(1 for c in e.element_children if c.tag in ("td", "th")))
+    if rows >= 10 or cols > 4:
+        return True
+    return rows * cols > 10

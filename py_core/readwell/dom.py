@@ -1,0 +1,296 @@
+"""Readwell's own small document tree.
+
+Why our own tree and not html5lib's etree or the browser DOM: the same stages must run on a tree built from
+html5lib (CPython, Pyodide in Node) and on a snapshot of the live DOM (the extension), with optional layout
+data and stable node ids that point back at live elements. A tiny tree with parent links is the common
+denominator, and it is cheap to copy, so stages can mutate a private copy while the input stays untouched.
+
+Depth is capped at build time (``MAX_DEPTH``): deeper elements are attached to their ancestor at the cap.
+That keeps every recursive helper far from Python's recursion limit on hostile 100,000-deep pages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+HTML_NS = "html"
+SVG_NS = "svg"
+MATH_NS = "math"
+
+MAX_DEPTH = 180
+
+VOID = frozenset(
+    "area base br col embed hr img input link meta param source track wbr".split()
+)
+
+
+class Node:
+    """Base of elements and text nodes."""
+
+    __slots__ = ("parent", "nid")
+
+    def __init__(self) -> None:
+        self.parent: Element | None = None
+        self.nid: int = -1
+
+
+class Text(Node):
+    """A text node; ``data`` is already entity-decoded."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: str) -> None:
+        super().__init__()
+        self.data = data
+
+    def __repr__(self) -> str:
+        return f"Text({self.data[:30]!r})"
+
+
+class Element(Node):
+    """An element: tag (lower case for HTML), namespace, attributes, children and optional layout.
+
+    ``layout`` is filled only by the live-DOM adapter: ``{"x","y","w","h","display","visibility",
+    "opacity","font_size","font_weight"}``; stages must work without it.
+    """
+
+    __slots__ = ("tag", "ns", "attrs", "children", "layout")
+
+    def __init__(self, tag: str, attrs: dict[str, str] | None = None, ns: str = HTML_NS) -> None:
+        super().__init__()
+        self.tag = tag
+        self.ns = ns
+        self.attrs: dict[str, str] = attrs if attrs is not None else {}
+        self.children: list[Node] = []
+        self.layout: dict[str, Any] | None = None
+
+    def __repr__(self) -> str:
+        return f"<{self.tag}{' #' + self.attrs['id'] if 'id' in self.attrs else ''} nid={self.nid}>"
+
+    # --- structure -------------------------------------------------------------------------------------
+    def append(self, node: Node) -> Node:
+        if node.parent is not None:
+            node.parent.children.remove(node)
+        node.parent = self
+        self.children.append(node)
+        return node
+
+    def insert(self, index: int, node: Node) -> None:
+        if node.parent is not None:
+            node.parent.children.remove(node)
+        node.parent = self
+        self.children.insert(index, node)
+
+    def get(self, name: str, default: str = "") -> str:
+        return self.attrs.get(name, default)
+
+    @property
+    def classes(self) -> list[str]:
+        return self.attrs.get("class", "").split()
+
+    @property
+    def id(self) -> str:
+        return self.attrs.get("id", "")
+
+    @property
+    def element_children(self) -> list[Element]:
+        return [c for c in self.children if isinstance(c, Element)]
+
+    def iter(self, include_self: bool = True) -> Iterator[Element]:
+        """Elements in document order (iterative: safe on deep trees)."""
+        stack: list[Element] = [self]
+        first = True
+        while stack:
+            el = stack.pop()
+            if include_self or not first:
+                yield el
+            first = False
+            stack.extend(reversed([c for c in el.children if isinstance(c, Element)]))
+
+    def iter_nodes(self) -> Iterator[Node]:
+        """All nodes (elements and text) in document order, self first."""
+        stack: list[Node] = [self]
+        while stack:
+            n = stack.pop()
+            yield n
+            if isinstance(n, Element):
+                stack.extend(reversed(n.children))
+
+    def find_all(self, tags: str | set[str] | frozenset[str]) -> list[Element]:
+        want = {tags} if isinstance(tags, str) else tags
+        return [e for e in self.iter(include_self=False) if e.tag in want]
+
+    def find(self, tag: str) -> Element | None:
+        for e in self.iter(include_self=False):
+            if e.tag == tag:
+                return e
+        return None
+
+    def ancestors(self) -> Iterator[Element]:
+        p = self.parent
+        while p is not None:
+            yield p
+            p = p.parent
+
+    def depth(self) -> int:
+        return sum(1 for _ in self.ancestors())
+
+    def text(self) -> str:
+        """Concatenated text of all descendant text nodes."""
+        return "".join(n.data for n in self.iter_nodes() if isinstance(n, Text))
+
+    def index_in_parent(self) -> int:
+        return self.parent.children.index(self) if self.parent is not None else 0
+
+
+def normalize_space(s: str) -> str:
+    return " ".join(s.split())
+
+
+def detach(node: Node) -> None:
+    if node.parent is not None:
+        node.parent.children.remove(node)
+        node.parent = None
+
+
+def unwrap(el: Element) -> None:
+    """Replace ``el`` by its children."""
+    parent = el.parent
+    if parent is None:
+        return
+    i = parent.children.index(el)
+    kids = el.children
+    for k in kids:
+        k.parent = parent
+    parent.children[i : i + 1] = kids
+    el.children = []
+    el.parent = None
+
+
+def replace(old: Node, new: Node) -> None:
+    parent = old.parent
+    if parent is None:
+        return
+    i = parent.children.index(old)
+    if new.parent is not None:
+        new.parent.children.remove(new)
+        i = parent.children.index(old)
+    parent.children[i] = new
+    new.parent = parent
+    old.parent = None
+
+
+def clone(node: Node) -> Node:
+    """Deep copy keeping node ids (iterative)."""
+    if isinstance(node, Text):
+        t = Text(node.data)
+        t.nid = node.nid
+        return t
+    assert isinstance(node, Element)
+    root = _shallow(node)
+    stack: list[tuple[Element, Element]] = [(node, root)]
+    while stack:
+        src, dst = stack.pop()
+        for c in src.children:
+            if isinstance(c, Text):
+                t = Text(c.data)
+                t.nid = c.nid
+                t.parent = dst
+                dst.children.append(t)
+            else:
+                assert isinstance(c, Element)
+                e = _shallow(c)
+                e.parent = dst
+                dst.children.append(e)
+                stack.append((c, e))
+    return root
+
+
+def _shallow(e: Element) -> Element:
+    n = Element(e.tag, dict(e.attrs), e.ns)
+    n.nid = e.nid
+    n.layout = e.layout
+    return n
+
+
+def css_path(el: Element) -> str:
+    """A CSS path that locates ``el`` in its document (``#id`` anchors when ids are unique-looking)."""
+    parts: list[str] = []
+    cur: Element | None = el
+    while cur is not None and cur.tag not in ("#document",):
+        if cur.tag in ("html",):
+            parts.append("html")
+            break
+        ident = cur.attrs.get("id", "")
+        if ident and ident.replace("-", "").replace("_", "").isalnum() and not ident[0].isdigit():
+            parts.append(f"{cur.tag}#{ident}")
+            break
+        seg = cur.tag
+        if cur.parent is not None:
+            same = [c for c in cur.parent.children if isinstance(c, Element) and c.tag == cur.tag]
+            if len(same) > 1:
+                seg += f":nth-of-type({same.index(cur) + 1})"
+        parts.append(seg)
+        cur = cur.parent
+    return " > ".join(reversed(parts))
+
+
+class Document:
+    """A parsed page: the root ``#document`` element holding ``<html>``, plus the next free node id."""
+
+    __slots__ = ("root", "next_id")
+
+    def __init__(self, root: Element, next_id: int) -> None:
+        self.root = root
+        self.next_id = next_id
+
+    @property
+    def html(self) -> Element:
+        for c in self.root.children:
+            if isinstance(c, Element) and c.tag == "html":
+                return c
+        el = Element("html")
+        self.root.append(el)
+        return el
+
+    @property
+    def head(self) -> Element:
+        h = self.html
+        for c in h.children:
+            if isinstance(c, Element) and c.tag == "head":
+                return c
+        el = Element("head")
+        h.insert(0, el)
+        return el
+
+    @property
+    def body(self) -> Element:
+        h = self.html
+        for c in h.children:
+            if isinstance(c, Element) and c.tag in ("body", "frameset"):
+                return c
+        el = Element("body")
+        h.append(el)
+        return el
+
+    def new_id(self) -> int:
+        self.next_id += 1
+        return self.next_id
+
+    def copy(self) -> Document:
+        root = clone(self.root)
+        assert isinstance(root, Element)
+        return Document(root, self.next_id)
+
+    def by_id(self) -> dict[int, Element]:
+        return {e.nid: e for e in self.root.iter()}
+
+
+def number_nodes(root: Element, start: int = 0) -> int:
+    """Assign document-order node ids; returns the last id used."""
+    n = start
+    for node in root.iter_nodes():
+        n += 1
+        node.nid = n
+    return n

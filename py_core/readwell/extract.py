@@ -1,0 +1,239 @@
+"""The extraction run: load → copy → stages → sanitize → render → result.
+
+The input document is never mutated: stages work on a private copy, metadata and the readerable verdict read
+the original. The result's attributes are exactly the CLI's JSON keys.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import adapters, metadata
+from .context import Context, LogEntry, Options
+from .dom import Document, Element, css_path
+from .errors import InputError
+from .parse import fetch, parse_html, read_file
+from .pipeline import STAGE_NAMES, run_stages
+from .readerable import Readerable, readerable_of
+from .render_html import serialize
+from .render_markdown import front_matter, to_markdown, to_text
+from .sanitize import bleach_final, sanitize_tree
+from .textstats import text_units, word_count
+
+OPTION_NAMES = frozenset({"selector", "disable", "front_matter", "debug", "min_article_chars", "char_threshold"})
+WORDS_PER_MINUTE = 230
+
+JSON_KEYS = ("found", "readerable", "title", "byline", "published", "modified", "site_name", "lang", "dir",
+             "excerpt", "lead_image", "url", "canonical_url", "favicon", "word_count", "reading_minutes",
+             "content_html", "markdown", "text", "root")
+
+
+@dataclass
+class Result:
+    """What ``extract`` returns; ``to_dict()`` is the CLI's JSON."""
+
+    found: bool
+    readerable: Readerable
+    title: str | None = None
+    byline: str | None = None
+    published: str | None = None
+    modified: str | None = None
+    site_name: str | None = None
+    lang: str | None = None
+    dir: str | None = None
+    excerpt: str | None = None
+    lead_image: str | None = None
+    url: str | None = None
+    canonical_url: str | None = None
+    favicon: str | None = None
+    word_count: int = 0
+    reading_minutes: int = 0
+    content_html: str = ""
+    markdown: str = ""
+    text: str = ""
+    root: str | None = None
+    removals: list[LogEntry] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    debug: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {k: getattr(self, k) for k in JSON_KEYS}
+        d["readerable"] = self.readerable.to_dict()
+        if self.debug:
+            d["removals"] = [e.to_dict() for e in self.removals]
+            d["timings"] = dict(self.timings)
+        return d
+
+
+def make_options(url: str | None, options: dict[str, Any]) -> Options:
+    unknown = set(options) - OPTION_NAMES
+    if unknown:
+        raise InputError(f"unknown option(s): {', '.join(sorted(unknown))}")
+    disable = options.get("disable") or ()
+    if isinstance(disable, str):
+        disable = (disable,)
+    bad = [d for d in disable if d not in STAGE_NAMES]
+    if bad:
+        raise InputError(f"unknown stage(s): {', '.join(bad)}; stages are: {', '.join(STAGE_NAMES)}")
+    return Options(url=url, selector=options.get("selector"), disable=tuple(disable),
+                   front_matter=bool(options.get("front_matter")), debug=bool(options.get("debug")),
+                   min_article_chars=int(options.get("min_article_chars", 120)),
+                   char_threshold=int(options.get("char_threshold", 500)))
+
+
+def load_document(source: Any) -> Document:
+    """Any accepted source → Document. ``str`` is HTML text; ``os.PathLike`` is a file; bytes are sniffed."""
+    if isinstance(source, Document):
+        return source
+    if isinstance(source, str):
+        return parse_html(source)
+    if isinstance(source, bytes | bytearray | memoryview):
+        return parse_html(bytes(source))
+    if isinstance(source, os.PathLike):
+        return parse_html(read_file(source))
+    if isinstance(source, dict):
+        return adapters.from_snapshot(source)
+    if adapters.is_lxml(source):
+        return adapters.from_lxml(source)
+    if adapters.is_bs4(source):
+        return adapters.from_bs4(source)
+    raise InputError(f"cannot extract from a {type(source).__name__}: pass HTML text, bytes, a path or a parsed document")
+
+
+def extract(source: Any, url: str | None = None, **options: Any) -> Result:
+    """Extract the main content of ``source`` (HTML str/bytes, ``pathlib.Path``, lxml/bs4 tree, snapshot)."""
+    opts = make_options(url, options)
+    t0 = time.perf_counter()
+    doc = load_document(source)
+    parse_ms = (time.perf_counter() - t0) * 1000
+    result = extract_document(doc, opts)
+    if opts.debug:
+        result.timings = {"parse": round(parse_ms, 3), **result.timings}
+    return result
+
+
+def extract_url(url: str, **options: Any) -> Result:
+    """Fetch ``url`` (standard library, timeout and size cap) and extract it."""
+    body, encoding, final = fetch(url)
+    opts = make_options(final, options)
+    return extract_document(parse_html(body, encoding), opts)
+
+
+async def aextract(source: Any, url: str | None = None, **options: Any) -> Result:
+    """``extract`` for servers: the parse and pipeline run in a worker thread, never on the event loop."""
+    return await asyncio.to_thread(extract, source, url, **options)
+
+
+async def aextract_url(url: str, **options: Any) -> Result:
+    """``extract_url`` for servers: the fetch and the extraction run in worker threads."""
+    body, encoding, final = await asyncio.to_thread(fetch, url)
+    opts = make_options(final, options)
+    return await asyncio.to_thread(extract_document, await asyncio.to_thread(parse_html, body, encoding), opts)
+
+
+def run_pipeline(doc: Document, opts: Options, stop_after: str | None = None,
+                 after_stage: Callable[[Context, str], None] | None = None) -> Context:
+    """Copy the document, seed shared facts, run the stages; the original is untouched."""
+    ctx = Context(doc.copy(), opts, origin=doc)
+    head = metadata.head_metadata(doc, opts.url)
+    ctx.meta.update({"title": head["title"], "byline": head["byline"], "head": head})
+    run_stages(ctx, stop_after=stop_after, after_stage=after_stage)
+    return ctx
+
+
+def extract_document(doc: Document, opts: Options) -> Result:
+    t0 = time.perf_counter()
+    ready = readerable_of(doc)
+    t_read = time.perf_counter()
+    ctx = run_pipeline(doc, opts)
+    t_pipe = time.perf_counter()
+    work_root: Element | None = ctx.root if "select_root" not in opts.disable else ctx.doc.body
+    original_root = None
+    if work_root is not None:
+        original_root = doc.by_id().get(work_root.nid)
+    found = work_root is not None and _has_article(work_root, opts)
+    head: dict[str, Any] = ctx.meta["head"]
+    html = md = text = ""
+    words = 0
+    if found and work_root is not None:
+        sanitize_tree(ctx, work_root)
+        t_san = time.perf_counter()
+        html = bleach_final(serialize(work_root, include_self=False))
+        text = to_text(work_root)
+        md = to_markdown(work_root)
+        words = word_count(text)
+        found = text_units(text) >= opts.min_article_chars or (words > 0 and opts.selector is not None)
+    else:
+        t_san = time.perf_counter()
+    md_full = metadata.complete_metadata(head, doc, original_root, work_root if found else None,
+                                         ctx.meta.get("base_url") or opts.url)
+    if original_root is not None:
+        d = metadata.root_dir(original_root)
+        if d:
+            md_full["dir"] = d
+    if not found:
+        html = md = text = ""
+        words = 0
+    if found and opts.front_matter:
+        md = front_matter({"title": md_full["title"], "url": md_full["canonical_url"] or opts.url,
+                           "author": md_full["byline"], "published": md_full["published"],
+                           "site": md_full["site_name"]}) + md
+    t_end = time.perf_counter()
+    timings = dict(ctx.timings)
+    timings.update({"readerable": _ms(t0, t_read), "pipeline": _ms(t_read, t_pipe),
+                    "sanitize": _ms(t_pipe, t_san), "render": _ms(t_san, t_end), "total": _ms(t0, t_end)})
+    return Result(
+        found=found,
+        readerable=ready,
+        title=md_full["title"],
+        byline=md_full["byline"],
+        published=md_full["published"],
+        modified=md_full["modified"],
+        site_name=md_full["site_name"],
+        lang=md_full["lang"],
+        dir=md_full["dir"],
+        excerpt=md_full["excerpt"],
+        lead_image=md_full["lead_image"],
+        url=opts.url,
+        canonical_url=md_full["canonical_url"],
+        favicon=md_full["favicon"],
+        word_count=words,
+        reading_minutes=math.ceil(words / WORDS_PER_MINUTE) if words else 0,
+        content_html=html,
+        markdown=md,
+        text=text,
+        root=css_path(original_root) if (found and original_root is not None) else None,
+        removals=list(ctx.log),
+        timings=timings,
+        debug=opts.debug,
+    )
+
+
+def _ms(a: float, b: float) -> float:
+    return round((b - a) * 1000, 3)
+
+
+def _has_article(root: Element, opts: Options) -> bool:
+    """Enough text that is not links: a page of navigation and a few words has no article."""
+    from .measure import measure
+
+    st = measure(root)[root.nid]
+    if opts.selector:
+        return st.units > 0 or st.images > 0
+    return st.units >= opts.min_article_chars and st.link_density < 0.6
+
+
+def stages() -> list[str]:
+    return list(STAGE_NAMES)
+
+
+def is_probably_readerable(source: Any) -> Readerable:
+    """Cheap verdict without the full extraction (no copy, no stages, no rendering)."""
+    return readerable_of(load_document(source))
+

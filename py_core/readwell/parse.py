@@ -1,0 +1,165 @@
+"""Input handling: str/bytes/file/URL → :class:`~readwell.dom.Document` through html5lib.
+
+html5lib follows the WHATWG parsing algorithm, so the tree matches what a browser builds from the same static
+HTML (scripting disabled: ``<noscript>`` content is parsed as markup; the live-DOM adapter sees it as text and
+``resolve_deferred`` handles both). Nothing is executed and nothing is loaded while parsing.
+
+Encoding of bytes: BOM, then a declared (HTTP-style) encoding, then ``<meta charset>`` prescan, then UTF-8 if
+the bytes are valid UTF-8, then windows-1252 (the web's legacy default).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import urllib.error
+import urllib.request
+from typing import Any
+
+import html5lib
+
+from .dom import HTML_NS, MATH_NS, MAX_DEPTH, SVG_NS, Document, Element, Text, number_nodes
+from .errors import InputError
+
+NS_MAP = {
+    "http://www.w3.org/1999/xhtml": HTML_NS,
+    "http://www.w3.org/2000/svg": SVG_NS,
+    "http://www.w3.org/1998/Math/MathML": MATH_NS,
+}
+ATTR_NS = {
+    "http://www.w3.org/1999/xlink": "xlink",
+    "http://www.w3.org/XML/1998/namespace": "xml",
+    "http://www.w3.org/2000/xmlns/": "xmlns",
+}
+
+# React streaming boundaries are comments (<!--$?--> … <!--/$-->); they delimit the fallback content a
+# streamed segment replaces, so they are kept as marker elements (the live-DOM adapter emits the same).
+BOUNDARY_MARKS = frozenset({"$?", "/$", "$", "$!"})
+BOUNDARY_TAG = "rw-boundary"
+
+MAX_FETCH_BYTES = 25 * 1024 * 1024
+FETCH_TIMEOUT = 20.0
+USER_AGENT = "Readwell/0.1 (+https://example.org/readwell)"
+
+_CHARSET_RE = re.compile(r"charset\s*=\s*[\"']?([\w.:-]+)", re.I)
+
+
+def parse_html(data: str | bytes, declared_encoding: str | None = None) -> Document:
+    """Parse HTML text or bytes into a Document. Never raises on malformed markup."""
+    if isinstance(data, bytes | bytearray):
+        data = bytes(data)
+        kwargs: dict[str, Any] = {}
+        if declared_encoding:
+            kwargs["transport_encoding"] = declared_encoding
+        try:
+            data.decode("utf-8")
+            kwargs["likely_encoding"] = "utf-8"
+        except UnicodeDecodeError:
+            pass
+        kwargs["default_encoding"] = "windows-1252"
+        try:
+            etree_root = html5lib.parse(data, treebuilder="etree", **kwargs)
+        except LookupError:  # unknown declared encoding: let html5lib sniff
+            kwargs.pop("transport_encoding", None)
+            etree_root = html5lib.parse(data, treebuilder="etree", **kwargs)
+    else:
+        etree_root = html5lib.parse(data, treebuilder="etree")
+    return _from_etree(etree_root)
+
+
+def _split(tag: str) -> tuple[str, str]:
+    if tag.startswith("{"):
+        uri, _, local = tag[1:].partition("}")
+        return NS_MAP.get(uri, HTML_NS), local
+    return HTML_NS, tag
+
+
+def _attrs(attrib: dict[str, str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for k, v in attrib.items():
+        if isinstance(k, tuple):  # html5lib may use (ns, name) tuples
+            k = k[1]
+        if k.startswith("{"):
+            uri, _, local = k[1:].partition("}")
+            prefix = ATTR_NS.get(uri)
+            k = f"{prefix}:{local}" if prefix else local
+        out[k] = v
+    return out
+
+
+def _from_etree(html_el: Any) -> Document:
+    """Convert html5lib's etree (text/tail model) into our tree, iteratively, with the depth cap.
+
+    Work items are popped in document order: an element is attached when popped, then its text, then its
+    children each followed by its tail. Elements deeper than MAX_DEPTH are not created; their content goes
+    to the ancestor at the cap (the text survives, the pathological nesting does not).
+    """
+    doc_root = Element("#document")
+    work: list[tuple[Any, ...]] = [("el", html_el, doc_root, 0)]
+    while work:
+        item = work.pop()
+        if item[0] == "text":
+            _add_text(item[2], item[1])
+            continue
+        if item[0] == "mark":
+            item[2].append(Element(BOUNDARY_TAG, {"data-mark": item[1]}))
+            continue
+        _, src, parent, depth = item
+        if depth >= MAX_DEPTH:
+            target = parent
+        else:
+            ns, tag = _split(src.tag)
+            target = Element(tag.lower() if ns == HTML_NS else tag, _attrs(dict(src.attrib)), ns)
+            parent.append(target)
+        if src.text:
+            _add_text(target, src.text)
+        pending: list[tuple[Any, ...]] = []
+        for child in src:
+            if isinstance(child.tag, str) and child.tag != "<!DOCTYPE>":
+                pending.append(("el", child, target, min(depth + 1, MAX_DEPTH)))
+            elif not isinstance(child.tag, str) and (child.text or "").strip() in BOUNDARY_MARKS:
+                pending.append(("mark", (child.text or "").strip(), target))
+            if child.tail:
+                pending.append(("text", child.tail, target))
+        work.extend(reversed(pending))
+    last = number_nodes(doc_root)
+    return Document(doc_root, last)
+
+
+def _add_text(parent: Element, data: str) -> None:
+    if parent.children and isinstance(parent.children[-1], Text):
+        parent.children[-1].data += data
+    else:
+        parent.append(Text(data))
+
+
+def sniff_declared_encoding(content_type: str | None) -> str | None:
+    if not content_type:
+        return None
+    m = _CHARSET_RE.search(content_type)
+    return m.group(1) if m else None
+
+
+def fetch(url: str, timeout: float = FETCH_TIMEOUT, max_bytes: int = MAX_FETCH_BYTES) -> tuple[bytes, str | None, str]:
+    """Fetch a URL (only when the user asked for it): returns (body, declared encoding, final URL)."""
+    if not re.match(r"^https?://", url, re.I):
+        raise InputError(f"only http(s) URLs can be fetched: {url!r}")
+    req = urllib.request.Request(url, headers={"User-Agent": USER_AGENT, "Accept": "text/html,*/*;q=0.5"})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 (scheme checked above)
+            body = resp.read(max_bytes + 1)
+            if len(body) > max_bytes:
+                raise InputError(f"page larger than {max_bytes} bytes: {url}")
+            return body, sniff_declared_encoding(resp.headers.get("Content-Type")), resp.geturl()
+    except InputError:
+        raise
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        raise InputError(f"cannot fetch {url}: {getattr(exc, 'reason', exc)}") from None
+
+
+def read_file(path: str | os.PathLike[str]) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise InputError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None

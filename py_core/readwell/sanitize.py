@@ -1,0 +1,142 @@
+"""Sanitize: the article subtree is rebuilt from an allow-list, then serialized, then bleach cleans it again.
+
+Safe construction first: only allow-listed HTML-namespace elements and attributes survive, every
+URL-bearing attribute is checked after decoding (entities are decoded by the parser; whitespace, control
+characters and case by ``urls.scheme_of``), dangerous elements are removed with their content (logged),
+unknown ones are unwrapped (logged). Foreign content (SVG, MathML) never reaches the output, so a browser's
+re-parse cannot create an element this pass did not see. bleach runs last on the serialized HTML with the
+same allow-lists: the final defence, never the only one.
+"""
+
+from __future__ import annotations
+
+import re
+
+import bleach
+
+from .context import ALLOWLIST, Context
+from .dom import HTML_NS, Element
+from .urls import is_safe_url, srcset_urls
+
+ALLOWED_TAGS = frozenset(
+    """a abbr b bdi bdo blockquote br caption cite code col colgroup dd del details dfn div dl dt em figcaption
+    figure h1 h2 h3 h4 h5 h6 hr i img ins kbd li mark ol p picture pre q s samp small source span strong sub
+    summary sup table tbody td tfoot th thead time tr u ul var wbr""".split()
+)
+# Removed with everything inside: executable, resource-loading, interactive or never-rendered content.
+DROP_TAGS = frozenset(
+    """script style iframe object embed base meta form link frame frameset noscript template applet input button
+    select textarea option optgroup svg math canvas dialog head title noembed noframes xmp plaintext param
+    portal fencedframe audio video track map area""".split()
+)
+GLOBAL_ATTRS = frozenset({"lang", "dir", "title", "data-callout", "data-footnote", "data-footnote-ref", "data-tex",
+                          "data-display"})
+TAG_ATTRS: dict[str, frozenset[str]] = {
+    "a": frozenset({"href"}),
+    "img": frozenset({"src", "srcset", "alt", "width", "height"}),
+    "source": frozenset({"srcset", "type", "media"}),
+    "td": frozenset({"colspan", "rowspan"}),
+    "th": frozenset({"colspan", "rowspan", "scope"}),
+    "ol": frozenset({"start", "reversed", "type"}),
+    "li": frozenset({"value"}),
+    "code": frozenset({"class"}),
+    "blockquote": frozenset({"cite"}),
+    "q": frozenset({"cite"}),
+    "del": frozenset({"cite", "datetime"}),
+    "ins": frozenset({"cite", "datetime"}),
+    "time": frozenset({"datetime"}),
+    "col": frozenset({"span"}),
+    "colgroup": frozenset({"span"}),
+    "details": frozenset({"open"}),
+}
+URL_ATTRS = frozenset({"href", "src", "cite", "poster", "action", "formaction", "xlink:href", "data", "background",
+                       "ping", "longdesc", "manifest", "codebase", "usemap", "lowsrc", "dynsrc", "icon"})
+_LANG_CLASS = re.compile(r"^language-[a-z0-9+#.-]{1,30}$")
+_NUMERIC = re.compile(r"^\d{1,5}%?$")
+_TOKEN = re.compile(r"^[\w\s.,:;#+()/'-]{0,200}$")
+
+
+def clean_attr(tag: str, name: str, value: str) -> str | None:
+    """The value to keep for ``name`` on ``tag``, or None to drop it. Shared with the bleach pass."""
+    if name not in GLOBAL_ATTRS and name not in TAG_ATTRS.get(tag, ()):
+        return None
+    if name.startswith("on") or name in ("style", "srcdoc"):
+        return None
+    if name in URL_ATTRS:
+        if not is_safe_url(value, allow_data_image=(tag == "img" and name == "src")):
+            return None
+        return value.strip()
+    if name == "srcset":
+        urls = srcset_urls(value)
+        if not urls or not all(is_safe_url(u, allow_data_image=True) for u in urls):
+            return None
+        return value.strip()
+    if name == "class":
+        kept = [c for c in value.split() if _LANG_CLASS.match(c)]
+        return " ".join(kept) or None
+    if name in ("width", "height", "colspan", "rowspan", "start", "value", "span"):
+        return value.strip() if _NUMERIC.match(value.strip()) else None
+    if name in ("dir",):
+        return value.lower() if value.lower() in ("ltr", "rtl", "auto") else None
+    if name == "lang":
+        return value if re.match(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$", value) else None
+    if name in ("reversed", "open"):
+        return ""
+    return value
+
+
+def sanitize_tree(ctx: Context, root: Element) -> Element:
+    """Clean ``root`` in place (elements through the log, attributes silently) and return it."""
+    ctx.stage = "sanitize"
+    # Collect first, then act: removal and unwrapping change what a walk would see.
+    drops: list[Element] = []
+    unwraps: list[Element] = []
+    stack = [c for c in root.children if isinstance(c, Element)]
+    while stack:
+        el = stack.pop()
+        if el.ns != HTML_NS or el.tag in DROP_TAGS:
+            if el.ns != HTML_NS and el.tag == "math" or el.tag == "math":
+                unwraps.append(el)  # MathML without a TeX source: its text is the best we can keep
+                stack.extend(c for c in el.children if isinstance(c, Element))
+            else:
+                drops.append(el)
+            continue
+        if el.tag not in ALLOWED_TAGS:
+            unwraps.append(el)
+        stack.extend(c for c in el.children if isinstance(c, Element))
+    for el in drops:
+        ctx.remove(el, ALLOWLIST, el.tag if el.ns == HTML_NS else f"{el.ns}:{el.tag}",
+                   "not allowed in output (executable, loads resources, interactive or foreign content)")
+    for el in reversed(unwraps):
+        if el.parent is not None:
+            ctx.unwrap(el, ALLOWLIST, el.tag, "element not on the output allow-list; content kept")
+    for el in root.iter(include_self=False):
+        new: dict[str, str] = {}
+        for k, v in el.attrs.items():
+            cv = clean_attr(el.tag, k.lower(), v)
+            if cv is not None:
+                new[k.lower()] = cv
+        el.attrs = new
+    if root.tag not in ALLOWED_TAGS:
+        root.tag = "div"
+    root.attrs = {k: v for k, v in root.attrs.items() if k in ("lang", "dir") and clean_attr("div", k, v) is not None}
+    ctx.stage = ""
+    return root
+
+
+def _bleach_attr(tag: str, name: str, value: str) -> bool:
+    return clean_attr(tag, name, value) is not None
+
+
+_CLEANER = bleach.sanitizer.Cleaner(
+    tags=ALLOWED_TAGS,
+    attributes=_bleach_attr,
+    protocols={"http", "https", "mailto", "data"},
+    strip=True,
+    strip_comments=True,
+)
+
+
+def bleach_final(html: str) -> str:
+    """The last line of defence over our own serializer's output."""
+    return _CLEANER.clean(html)

@@ -1,0 +1,125 @@
+"""normalize_output: the root becomes clean article markup: layout wrappers unwrapped, empty nodes dropped,
+one title (a heading repeating the title is dropped), ``<br><br>`` runs become paragraph breaks.
+
+After every removal stage (removals leave empty wrappers behind) and before URLs are resolved and the
+sanitizer runs. In debug mode wrappers are kept (only empties go), so log locators still point at evidence.
+"""
+
+from __future__ import annotations
+
+from ..context import STRUCTURE, Context
+from ..dom import Element, Text, normalize_space
+from ..textstats import BLOCK_TAGS
+
+MEDIA = frozenset({"img", "picture", "video", "audio", "svg", "math", "iframe", "source", "br", "hr", "td", "th",
+                   "col", "colgroup", "tr", "wbr"})
+KEEP_EMPTY = MEDIA | {"td", "th", "tr", "thead", "tbody", "tfoot", "table", "li", "code", "pre"}
+UNWRAP_TAGS = frozenset({"font", "center", "span", "main", "article", "section", "div", "header", "footer",
+                         "hgroup", "big", "small", "u"})
+
+
+def _has_media(el: Element) -> bool:
+    return any(e.tag in MEDIA for e in el.iter(include_self=False)) or el.tag in MEDIA
+
+
+def run(ctx: Context) -> None:
+    root = ctx.root or ctx.doc.body
+    title = normalize_space(str(ctx.meta.get("title") or "")).lower()
+    # 1. empty elements, bottom-up
+    for el in reversed(list(root.iter(include_self=False))):
+        if el.parent is None or el.tag in KEEP_EMPTY or el.get("data-readwell-protected"):
+            continue
+        if not normalize_space(el.text()) and not _has_media(el) and not el.get("data-tex"):
+            ctx.remove(el, STRUCTURE, "empty", "empty element")
+    # 2. one title: a heading at the top of the article that repeats the page title
+    if title:
+        for h in [e for e in root.iter(include_self=False) if e.tag in ("h1", "h2")][:2]:
+            if normalize_space(h.text()).lower() == title and _near_top(root, h):
+                ctx.remove(h, STRUCTURE, "duplicate-title", "heading repeats the article title")
+                break
+    # 3. layout tables: cells become blocks
+    for t in [e for e in root.iter() if e.tag == "table" and e.get("data-readwell-table") == "layout"]:
+        if t.parent is None:
+            continue
+        for cell in [e for e in t.iter(include_self=False) if e.tag in ("tbody", "thead", "tfoot", "tr", "td", "th")]:
+            if cell.tag in ("td", "th"):
+                cell.tag = "div"
+            else:
+                ctx.unwrap(cell, STRUCTURE, "layout-table", "layout table row unwrapped")
+        t.tag = "div"
+    # 4. paragraphs from <br><br> runs in divs of inline content
+    for div in [e for e in root.iter() if e.tag == "div"]:
+        _br_paragraphs(ctx, div)
+    # 5. wrappers that add nothing (not in debug mode: keep evidence)
+    if not ctx.options.debug:
+        for el in reversed(list(root.iter(include_self=False))):
+            if el.parent is None or el.tag not in UNWRAP_TAGS or el.get("data-readwell-protected") or el.get("data-tex"):
+                continue
+            if el.tag == "span" or el.tag in ("font", "big", "small", "u", "center"):
+                if not el.attrs or all(k in ("class", "style", "id", "dir", "lang") for k in el.attrs) and el.tag != "span" or (
+                    el.tag == "span" and not set(el.attrs) - {"class", "style", "id"}):
+                    ctx.unwrap(el, STRUCTURE, "wrapper", f"presentational <{el.tag}> unwrapped")
+                continue
+            kids = el.children
+            if all(isinstance(k, Element) and k.tag in BLOCK_TAGS for k in kids if not (isinstance(k, Text) and not k.data.strip())):
+                ctx.unwrap(el, STRUCTURE, "wrapper", f"<{el.tag}> wrapper of blocks unwrapped")
+            elif el.tag != "div":
+                el.tag = "div"
+
+
+def _near_top(root: Element, h: Element) -> bool:
+    before = 0
+    for e in root.iter_nodes():
+        if e is h:
+            return before < 200
+        if isinstance(e, Text):
+            before += len(e.data.strip())
+    return False
+
+
+def _br_paragraphs(ctx: Context, div: Element) -> None:
+    kids = div.children
+    if not any(isinstance(k, Element) and k.tag == "br" for k in kids):
+        return
+    if any(isinstance(k, Element) and k.tag in BLOCK_TAGS for k in kids):
+        return
+    # split on runs of 2+ <br>
+    groups: list[list] = [[]]
+    i = 0
+    brs = 0
+    while i < len(kids):
+        k = kids[i]
+        if isinstance(k, Element) and k.tag == "br":
+            j = i
+            n = 0
+            while j < len(kids) and (isinstance(kids[j], Element) and kids[j].tag == "br" or isinstance(kids[j], Text) and not kids[j].data.strip()):
+                if isinstance(kids[j], Element):
+                    n += 1
+                j += 1
+            if n >= 2:
+                brs += 1
+                groups.append([])
+                for x in kids[i:j]:
+                    if isinstance(x, Element):
+                        groups[-2].append(("drop", x))
+                i = j
+                continue
+        groups[-1].append(("keep", k))
+        i += 1
+    if brs == 0:
+        return
+    for g in groups:
+        for action, node in g:
+            if action == "drop" and node.parent is not None:
+                ctx.remove(node, STRUCTURE, "br-run", "line breaks turned into a paragraph break")
+    new_children = []
+    for g in groups:
+        nodes = [n for a, n in g if a == "keep"]
+        if not any((isinstance(n, Text) and n.data.strip()) or isinstance(n, Element) for n in nodes):
+            continue
+        p = ctx.new_element("p")
+        for n in nodes:
+            p.append(n)
+        new_children.append(p)
+    for p in new_children:
+        div.append(p)

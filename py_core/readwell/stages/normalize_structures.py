@@ -1,0 +1,202 @@
+"""normalize_structures: code blocks, math, footnotes and figures get one stable form and protection.
+
+Fourth, after the root is known and before every removal stage, because the parts of these structures look
+like boilerplate to generic rules: line-number gutters are tiny link-free number columns, KaTeX's MathML copy
+is visually hidden, footnote lists are link-dense, figure captions are short. Normalized, they are marked
+``data-readwell-protected`` (exempt from generic removal) and render as fenced code with a language,
+``$…$`` math, ``[^n]`` footnotes and captioned images.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..context import STRUCTURE, Context
+from ..dom import Element, Text
+from ..rules import tokens_of
+
+PROTECT = "data-readwell-protected"
+_LANG_CLASS = re.compile(r"^(?:language|lang|highlight|brush|hljs|sourceCode)-?[:]?([\w+#.-]+)$", re.I)
+GUTTER_TOKENS = frozenset({"gutter", "linenos", "lineno", "linenumber", "linenumbers", "ln", "lnt", "numbers",
+                           "rouge-gutter", "line-numbers-rows", "linenodiv"})
+NOT_LANG = frozenset({"code", "highlight", "source", "pre", "sourcecode", "hljs", "block", "numbers", "linenos",
+                      "line", "nums", "wrap", "text", "plain", "none", "default", "js-file-line", "notranslate"})
+
+
+def code_language(el: Element) -> str:
+    """Language from classes/data attributes on the block or its ancestors up to 3 levels."""
+    for e in (el, *list(el.iter(include_self=False))[:3], *list(el.ancestors())[:3]):
+        lang = e.get("data-lang") or e.get("data-language")
+        if lang:
+            return _clean_lang(lang)
+        for c in e.classes:
+            m = _LANG_CLASS.match(c)
+            if m and m.group(1).lower() not in NOT_LANG:
+                return _clean_lang(m.group(1))
+    return ""
+
+
+def _clean_lang(s: str) -> str:
+    s = s.strip().lower()
+    return s if re.fullmatch(r"[a-z0-9+#.-]{1,30}", s) else ""
+
+
+def _code_text(el: Element) -> str:
+    """Text of a code block, ``<br>`` as newlines, block children as lines, gutters skipped."""
+    out: list[str] = []
+    stack: list[object] = [el]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, str):
+            out.append(n)
+            continue
+        if isinstance(n, Text):
+            out.append(n.data)
+            continue
+        assert isinstance(n, Element)
+        if n is not el and tokens_of(n.get("class")) & GUTTER_TOKENS:
+            continue
+        if n.tag == "br":
+            out.append("\n")
+            continue
+        kids = list(n.children)
+        block_line = n is not el and (n.tag in ("div", "p", "li", "tr") or "line" in tokens_of(n.get("class")))
+        if block_line:
+            stack.append("\n")
+        stack.extend(reversed(kids))
+    text = "".join(out)
+    text = re.sub(r"\n{3,}", "\n\n", text)
+    return text.strip("\n")
+
+
+def _make_pre(ctx: Context, text: str, lang: str) -> Element:
+    pre = ctx.new_element("pre", {PROTECT: "code"})
+    code = ctx.new_element("code", {"class": f"language-{lang}"} if lang else {})
+    code.append(ctx.new_text(text))
+    pre.append(code)
+    return pre
+
+
+def _is_gutter_table(t: Element) -> bool:
+    cells = [e for e in t.iter(include_self=False) if e.tag == "td"]
+    return any(tokens_of(c.get("class")) & GUTTER_TOKENS for c in cells) and any(
+        e.tag == "pre" or "code" in tokens_of(e.get("class")) for e in t.iter(include_self=False))
+
+
+def normalize_code(ctx: Context, root: Element) -> None:
+    for t in [e for e in root.iter() if e.tag == "table" and _is_gutter_table(e)]:
+        if t.parent is None:
+            continue
+        code_cell = next((c for c in t.iter() if c.tag == "td" and not tokens_of(c.get("class")) & GUTTER_TOKENS), None)
+        if code_cell is None:
+            continue
+        pre = _make_pre(ctx, _code_text(code_cell), code_language(t))
+        ctx.replace(t, pre, STRUCTURE, "code-gutter-table", "line-number gutter dropped; code kept as one block")
+    for pre in [e for e in root.iter() if e.tag == "pre"]:
+        if pre.parent is None or pre.get(PROTECT) == "code":
+            continue
+        if any(a.tag == "pre" for a in pre.ancestors()):
+            continue
+        lang = code_language(pre)
+        text = _code_text(pre)
+        new = _make_pre(ctx, text, lang)
+        ctx.replace(pre, new, STRUCTURE, "code-block", "highlighter markup flattened to plain code")
+
+
+def _tex_of(el: Element) -> str:
+    for a in el.iter():
+        if a.tag == "annotation" and "tex" in a.get("encoding").lower():
+            return a.text().strip()
+    return ""
+
+
+def normalize_math(ctx: Context, root: Element) -> None:
+    for k in [e for e in root.iter() if "katex" in e.classes or "katex-display" in e.classes]:
+        if k.parent is None or "katex-display" in k.classes and k.find("span") is None:
+            continue
+        if any("katex" in a.classes for a in k.ancestors()):
+            continue
+        tex = _tex_of(k)
+        if not tex:
+            continue
+        display = "katex-display" in k.classes or any("katex-display" in a.classes for a in k.ancestors())
+        ctx.replace(k, _math(ctx, tex, display), STRUCTURE, ".katex", "KaTeX rendering replaced by its TeX source")
+    for m in [e for e in root.iter() if e.tag.startswith("mjx-container") or "MathJax" in e.classes]:
+        if m.parent is None:
+            continue
+        tex = _tex_of(m) or m.get("data-tex")
+        inner = m.find("math")
+        if not tex and inner is not None:
+            tex = _tex_of(inner)
+        if tex:
+            ctx.replace(m, _math(ctx, tex, m.get("display") == "true"), STRUCTURE, "mjx-container",
+                        "MathJax rendering replaced by its TeX source")
+    for s in [e for e in root.iter() if e.tag == "script" and e.get("type").startswith("math/tex")]:
+        if s.parent is not None:
+            ctx.replace(s, _math(ctx, s.text().strip(), "mode=display" in s.get("type")), STRUCTURE,
+                        "script[type^=math/tex]", "MathJax 2 TeX source kept as math")
+    for m in [e for e in root.iter() if e.tag == "math" and e.ns == "math"]:
+        tex = _tex_of(m)
+        if tex and m.parent is not None and m.parent.get(PROTECT) != "math":
+            ctx.replace(m, _math(ctx, tex, m.get("display") == "block"), STRUCTURE, "math", "MathML with TeX annotation")
+
+
+def _math(ctx: Context, tex: str, display: bool) -> Element:
+    el = ctx.new_element("span", {PROTECT: "math", "data-tex": tex, "data-display": "block" if display else "inline"})
+    el.append(ctx.new_text(tex))
+    return el
+
+
+_FN_LIST_TOKENS = frozenset({"footnotes", "footnote", "endnotes", "notes", "references", "footnotelist"})
+
+
+def normalize_footnotes(ctx: Context, root: Element) -> None:
+    refs: dict[str, str] = {}
+    for a in [e for e in root.iter() if e.tag == "a" and e.get("href").startswith("#")]:
+        sup = a.parent if a.parent is not None and a.parent.tag == "sup" else None
+        target = a.get("href")[1:]
+        if not target:
+            continue
+        if sup is None and not (a.find("sup") is not None or a.get("role") == "doc-noteref" or "footnote-ref" in a.classes):
+            continue
+        label = re.sub(r"\W", "", a.text()) or str(len(refs) + 1)
+        refs[target] = label
+        holder = sup if sup is not None else a
+        holder.attrs["data-footnote-ref"] = label
+        holder.attrs[PROTECT] = "footnote"
+    if not refs:
+        return
+    for el in root.iter():
+        if el.id in refs:
+            li = el if el.tag == "li" else next((a for a in el.ancestors() if a.tag == "li"), el)
+            li.attrs["data-footnote"] = refs[el.id]
+            lst = li.parent
+            if lst is not None:
+                lst.attrs["data-footnotes"] = "1"
+                lst.attrs[PROTECT] = "footnotes"
+                holder = lst.parent
+                if holder is not None and tokens_of(holder.get("class") + " " + holder.id) & _FN_LIST_TOKENS | (
+                    {"doc-endnotes"} & {holder.get("role")}):
+                    holder.attrs[PROTECT] = "footnotes"
+    for a in [e for e in root.iter() if e.tag == "a"]:
+        if a.parent is None:
+            continue
+        if any("data-footnote" in x.attrs for x in a.ancestors()) and (
+            a.get("role") == "doc-backlink" or "footnote-back" in " ".join(a.classes) or a.text().strip() in ("↩", "↩︎", "^", "↑")
+        ):
+            ctx.remove(a, STRUCTURE, "footnote-backlink", "footnote back-link")
+
+
+def normalize_figures(ctx: Context, root: Element) -> None:
+    for fig in [e for e in root.iter() if e.tag == "figure"]:
+        has_media = any(e.tag in ("img", "picture", "video", "svg", "table", "pre") for e in fig.iter(include_self=False))
+        if has_media:
+            fig.attrs[PROTECT] = "figure"
+
+
+def run(ctx: Context) -> None:
+    root = ctx.root or ctx.doc.body
+    normalize_code(ctx, root)
+    normalize_math(ctx, root)
+    normalize_footnotes(ctx, root)
+    normalize_figures(ctx, root)

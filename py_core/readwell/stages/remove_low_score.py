@@ -1,0 +1,89 @@
+"""remove_low_score: blocks inside the root whose shape says "not article": link lists, teaser grids, promo
+boxes, widgets with more images or inputs than text (Readability's conditional cleaning, with reasons).
+
+After hidden elements are gone (they would distort densities) and before selector and text-pattern rules
+(which are more specific, and whose look-alikes this stage must not have already removed). Protected
+regions and blocks holding a large share of the root's text are never removed here.
+"""
+
+from __future__ import annotations
+
+from ..context import SCORE, Context
+from ..dom import Element, normalize_space
+from ..measure import Stat, measure
+from ..rules import PROMO_TEXT
+from .select_root import class_weight
+
+CANDIDATE_TAGS = frozenset({"div", "section", "ul", "ol", "dl", "table", "aside", "header", "footer", "form",
+                            "figure", "nav", "span", "center", "font", "article"})
+
+
+def verdict(el: Element, st: Stat, root_units: int) -> str | None:
+    """A reason to remove ``el`` or None. Each branch names the signal in words for the log."""
+    if st.units == 0 and st.images == 0 and st.embeds == 0:
+        if el.tag in ("div", "section", "span", "aside", "header", "footer", "ul", "ol", "dl", "form"):
+            return "empty block"
+        return None
+    weight = class_weight(el)
+    ld = st.link_density
+    share = st.units / root_units if root_units else 1.0
+    if share > 0.5:
+        return None  # most of the article lives here
+    is_list = el.tag in ("ul", "ol", "dl")
+    if is_list and st.list_items and ld > 0.6 and st.marks < max(3, st.list_items):
+        return f"list of links ({st.list_items} items, link density {ld:.2f})"
+    if weight < 0 and share < 0.25:
+        return f"negative class/id weight {weight} with {share:.0%} of the article text"
+    if st.marks >= 10 and ld < 0.3:
+        return None  # prose: plenty of clauses, few links
+    p = st.paragraphs
+    if st.inputs > max(1, p // 3):
+        return f"form-like block ({st.inputs} inputs, {p} paragraphs)"
+    if st.images > 1 and p / st.images < 0.5 and el.tag != "figure" and st.units < 200 * st.images:
+        return f"image grid ({st.images} images, {p} paragraphs)"
+    if not is_list and st.list_items > p + 1 and st.list_items > 2 and ld > 0.3 and el.tag not in ("ul", "ol"):
+        return f"more list items than paragraphs with link density {ld:.2f}"
+    if weight < 25 and ld > 0.33 and st.units < 800:
+        return f"link density {ld:.2f} with little text ({st.units} units)"
+    if weight >= 25 and ld > 0.5:
+        return f"link density {ld:.2f}"
+    if st.embeds == 1 and st.units < 75 or st.embeds > 1:
+        return f"embed block with little text ({st.embeds} embeds)"
+    if st.units < 200 and st.headings == 0 and p <= 1 and PROMO_TEXT.search(normalize_space(el.text())):
+        return "promotional teaser text"
+    return None
+
+
+def run(ctx: Context) -> None:
+    root = ctx.root or ctx.doc.body
+    stats = measure(root)
+    root_units = stats[root.nid].units
+    # Bottom-up: inner blocks first, so an outer container is judged on what survives inside it.
+    order = [e for e in root.iter(include_self=False) if e.tag in CANDIDATE_TAGS]
+    removed: set[int] = set()
+    for el in reversed(order):
+        if el.parent is None or ctx.is_protected(el) or any(a.nid in removed for a in el.ancestors()):
+            continue
+        if el.tag == "table" and el.get("data-readwell-table") == "data":
+            continue
+        st = stats[el.nid]
+        why = verdict(el, st, root_units)
+        if why:
+            ctx.remove(el, SCORE, f"{el.tag}:low-score", why)
+            removed.add(el.nid)
+            # ancestors' stats shrink: subtract this block so outer blocks are judged on what is left
+            for anc in el.ancestors():
+                s = stats.get(anc.nid)
+                if s is None:
+                    break
+                s.units -= st.units
+                s.link_units -= st.link_units
+                s.marks -= st.marks
+                s.paragraphs -= st.paragraphs
+                s.images -= st.images
+                s.list_items -= st.list_items
+                s.inputs -= st.inputs
+                s.embeds -= st.embeds
+                s.headings -= st.headings
+                if anc is root:
+                    break

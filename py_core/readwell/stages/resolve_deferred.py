@@ -1,0 +1,142 @@
+"""resolve_deferred: lazy media and streamed content are put where a browser would show them.
+
+Second, before hidden-element and tiny-media removal: a lazy image's placeholder is a 1×1 GIF (tiny media),
+a streamed segment waits in a ``hidden`` div (hidden element), a ``<noscript>`` fallback is all a reader
+without scripts sees. Left alone, those later stages would delete the real content.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..context import STRUCTURE, Context
+from ..dom import Element, Text
+from ..parse import BOUNDARY_TAG, parse_html
+
+LAZY_SRC_ATTRS = ("data-src", "data-lazy-src", "data-original", "data-lazy", "data-url", "data-hi-res-src",
+                  "data-full-src", "data-echo", "data-img-src")
+LAZY_SRCSET_ATTRS = ("data-srcset", "data-lazy-srcset", "data-original-srcset")
+_PLACEHOLDER = re.compile(r"^data:image/(gif|png|svg\+xml)|blank|placeholder|spacer|lazy|transparent|grey\.gif|1x1", re.I)
+
+
+def is_placeholder_src(src: str) -> bool:
+    s = src.strip()
+    return not s or bool(_PLACEHOLDER.search(s[:200])) and (s.startswith("data:") or len(s) < 300)
+
+
+def run(ctx: Context) -> None:
+    root = ctx.doc.root
+    for el in list(root.iter()):
+        if el.tag in ("img", "source", "video", "iframe"):
+            _lazy_attrs(el)
+    _noscripts(ctx, root)
+    _streamed(ctx, root)
+    for mark in [e for e in root.iter() if e.tag == BOUNDARY_TAG]:
+        ctx.remove(mark, STRUCTURE, "streaming-boundary", "streaming boundary marker (a comment in the page)")
+
+
+def _lazy_attrs(el: Element) -> None:
+    src = el.get("src")
+    for a in LAZY_SRC_ATTRS:
+        v = el.get(a).strip()
+        if v and not v.startswith("data:") and is_placeholder_src(src):
+            el.attrs["src"] = v
+            break
+    if not el.get("srcset").strip() or is_placeholder_src(el.get("srcset")):
+        for a in LAZY_SRCSET_ATTRS:
+            v = el.get(a).strip()
+            if v:
+                el.attrs["srcset"] = v
+                break
+    if "loading" in el.attrs:
+        del el.attrs["loading"]
+
+
+def _noscript_content(ctx: Context, ns: Element) -> list[Element]:
+    """The noscript's elements: parsed markup (html5lib path) or its raw text parsed (live DOM path)."""
+    els = [c for c in ns.children if isinstance(c, Element)]
+    raw = "".join(c.data for c in ns.children if isinstance(c, Text))
+    if not els and "<" in raw:
+        frag = parse_html(raw).body
+        els = []
+        for c in list(frag.children):
+            for n in ([c] if isinstance(c, Element) else []):
+                for sub in n.iter():
+                    sub.nid = ctx.doc.new_id()
+                els.append(n)
+    return els
+
+
+def _noscripts(ctx: Context, root: Element) -> None:
+    for ns in [e for e in root.iter() if e.tag == "noscript"]:
+        if ns.parent is None:
+            continue
+        content = _noscript_content(ctx, ns)
+        imgs = [i for c in content for i in c.iter() if i.tag == "img" and i.get("src")]
+        if not imgs:
+            ctx.remove(ns, STRUCTURE, "noscript", "noscript without media (script-disabled message)")
+            continue
+        prev = _previous_element(ns)
+        if prev is not None:
+            prev_imgs = [prev] if prev.tag == "img" else [i for i in prev.iter() if i.tag == "img"]
+            if len(prev_imgs) == 1 and (is_placeholder_src(prev_imgs[0].get("src")) or _same_image(prev_imgs[0], imgs[0])):
+                ctx.remove(prev_imgs[0], STRUCTURE, "noscript", "lazy placeholder replaced by its <noscript> image")
+        wrapper = ctx.new_element("span" if ns.parent.tag in ("p", "a", "span") else "div")
+        for c in content:
+            wrapper.append(c)
+        ctx.replace(ns, wrapper, STRUCTURE, "noscript", "<noscript> fallback media used")
+        ctx.unwrap(wrapper, STRUCTURE, "noscript", "noscript wrapper dropped")
+
+
+def _same_image(a: Element, b: Element) -> bool:
+    return bool(a.get("src")) and a.get("src") == b.get("src")
+
+
+def _previous_element(el: Element) -> Element | None:
+    if el.parent is None:
+        return None
+    sibs = el.parent.children
+    i = sibs.index(el) - 1
+    while i >= 0:
+        s = sibs[i]
+        if isinstance(s, Element):
+            return s
+        if s.data.strip():
+            return None
+        i -= 1
+    return None
+
+
+def _streamed(ctx: Context, root: Element) -> None:
+    """React/Next streaming: hidden ``<div id="S:n">`` segments replace ``<template id="B:n">`` holes."""
+    segments = {e.id: e for e in root.iter() if e.tag == "div" and e.id[:2] == "S:" and e.id[2:].isdigit()}
+    for tpl in [e for e in root.iter() if e.tag == "template" and e.id[:2] in ("B:", "P:") and e.id[2:].isdigit()]:
+        seg = segments.get("S:" + tpl.id[2:])
+        if seg is None or tpl.parent is None:
+            continue
+        if seg.parent is not None:
+            seg.parent.children.remove(seg)
+            seg.parent = None
+        seg.attrs.pop("hidden", None)
+        _drop_fallback(ctx, tpl)
+        ctx.replace(tpl, seg, STRUCTURE, "streamed-segment", f"streamed segment {seg.id} placed at {tpl.id}")
+        ctx.unwrap(seg, STRUCTURE, "streamed-segment", "segment wrapper dropped")
+
+
+def _drop_fallback(ctx: Context, tpl: Element) -> None:
+    """Remove the fallback between a boundary's template and its closing ``/$`` marker."""
+    parent = tpl.parent
+    if parent is None:
+        return
+    sibs = parent.children
+    i = sibs.index(tpl)
+    prev = next((s for s in reversed(sibs[:i]) if not (isinstance(s, Text) and not s.data.strip())), None)
+    if not (isinstance(prev, Element) and prev.tag == BOUNDARY_TAG and prev.get("data-mark") == "$?"):
+        return
+    end = next((j for j in range(i + 1, len(sibs)) if isinstance(sibs[j], Element) and sibs[j].tag == BOUNDARY_TAG
+                and sibs[j].get("data-mark") == "/$"), None)
+    if end is None:
+        return
+    for node in sibs[i + 1 : end]:
+        if isinstance(node, Element) or node.data.strip():
+            ctx.remove(node, STRUCTURE, "streaming-fallback", "fallback content replaced by its streamed segment")

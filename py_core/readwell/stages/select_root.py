@@ -1,0 +1,304 @@
+"""select_root: choose the element that holds the article, and drop everything outside it.
+
+Third, after shadow roots are flattened and deferred content is in place (both can hold the article text),
+and before any removal inside the root (those stages only look inside it). An explicit ``selector`` option
+bypasses scoring. Scoring follows Readability's paragraph-to-ancestor propagation with language-neutral
+measures (text units, clause marks of every script), plus two fixes for its known failures: siblings are
+joined only when they read as article text (a promotional box next to the article is not), and a page whose
+best candidate is tiny or mostly links has no article (not "the navigation").
+"""
+
+from __future__ import annotations
+
+from ..context import SCORE, Context
+from ..dom import Element, Text, css_path, detach, normalize_space
+from ..errors import InputError
+from ..measure import Stat, measure
+from ..rules import (
+    MAYBE_TOKENS,
+    NEGATIVE_TOKENS,
+    POSITIVE_TOKENS,
+    PROMO_TEXT,
+    UNLIKELY_ROLES,
+    UNLIKELY_TOKENS,
+    tokens_of,
+)
+from ..selectors import select
+from ..textstats import hidden_reason
+
+PARAGRAPH_TAGS = frozenset({"p", "pre", "td", "blockquote", "dd", "li", "figcaption"})
+DIV_LIKE = frozenset({"div", "section", "article", "main", "span", "font", "center"})
+UNLIKELY_TAGS = frozenset({"nav", "footer", "aside", "menu", "form", "dialog", "button", "select"})
+SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "head", "svg", "math", "iframe", "object"})
+BLOCKISH = frozenset(
+    "address article aside blockquote dl div figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre "
+    "section table ul".split()
+)
+
+TAG_BASE = {
+    "article": 10, "main": 8, "div": 5, "section": 3, "pre": 3, "td": 3, "blockquote": 3,
+    "address": -3, "ol": -3, "ul": -3, "dl": -3, "dd": -3, "dt": -3, "li": -3, "form": -3,
+    "h1": -5, "h2": -5, "h3": -5, "h4": -5, "h5": -5, "h6": -5, "th": -5,
+}
+
+
+def class_weight(el: Element) -> int:
+    """+25 for article-ish class/id tokens, -25 for boilerplate ones (Readability's weights)."""
+    w = 0
+    for value in (el.get("class"), el.get("id")):
+        if not value:
+            continue
+        toks = tokens_of(value)
+        if toks & NEGATIVE_TOKENS:
+            w -= 25
+        if toks & POSITIVE_TOKENS:
+            w += 25
+    if el.get("itemprop") == "articleBody":
+        w += 40
+    return w
+
+
+def is_unlikely(el: Element, stats: dict[int, Stat], body_units: int) -> str | None:
+    """Why ``el`` cannot hold the article (skipped by scoring), or None."""
+    if el.tag in ("body", "html", "a"):
+        return None
+    hidden = hidden_reason(el)
+    if hidden:
+        return hidden
+    role = el.get("role")
+    if el.tag == "dialog" or role in ("dialog", "alertdialog"):
+        return "dialog"
+    st = stats[el.nid]
+    # A wrapper holding most of the page's text is never "unlikely" by its name or by being a <form>
+    # (ASP.NET wraps whole pages in one form; themes name wrappers "page-header-wrap").
+    if body_units and st.units > 0.5 * body_units and (el.tag in ("form", "div", "section", "main") or not role):
+        return None
+    if el.tag in UNLIKELY_TAGS:
+        return f"<{el.tag}> element"
+    if el.tag == "header" and st.paragraphs < 3:
+        return "<header> element"
+    if role in UNLIKELY_ROLES:
+        return f"role={role}"
+    toks = tokens_of(el.get("class") + " " + el.get("id"))
+    bad = toks & UNLIKELY_TOKENS
+    if bad and not toks & MAYBE_TOKENS and not _has_article_tag(el):
+        return f"unlikely class/id token {sorted(bad)[0]!r}"
+    return None
+
+
+def _has_article_tag(el: Element) -> bool:
+    return el.tag in ("article", "main") or any(e.tag in ("article", "main") for e in el.ancestors())
+
+
+stats_prose: dict[int, float] = {}  # prose units per ancestor from the last scoring (see find_root)
+
+
+def score_candidates(body: Element) -> tuple[dict[int, float], dict[int, Element], dict[int, Stat]]:
+    """Paragraph scores propagated to ancestors; returns (scores, elements by id, stats)."""
+    stats = measure(body)
+    body_units = stats[body.nid].units
+    scores: dict[int, float] = {}
+    elements: dict[int, Element] = {}
+    prose: dict[int, float] = {}
+    stack: list[Element] = [body]
+    while stack:
+        el = stack.pop()
+        if el.tag in SKIP_TAGS:
+            continue
+        if el is not body and is_unlikely(el, stats, body_units):
+            continue
+        kids = [c for c in el.children if isinstance(c, Element)]
+        stack.extend(reversed(kids))
+        if not _is_paragraph(el):
+            continue
+        st = stats[el.nid]
+        if st.units < 25:
+            continue
+        if el.tag == "li" and (st.marks < 1 or st.link_density > 0.5):
+            continue  # a list of links or labels is not prose
+        if el.tag == "td" and any(isinstance(c, Element) and c.tag in BLOCKISH for c in el.children):
+            continue  # layout cell: its paragraphs are scored themselves
+        value = st.units * (1 - st.link_density)
+        for anc in el.ancestors():
+            prose[anc.nid] = prose.get(anc.nid, 0.0) + value
+        content = 1 + st.marks + min(st.units // 100, 3)
+        content *= 1 - 0.5 * st.link_density
+        level = 0
+        for anc in el.ancestors():
+            if anc.tag in ("#document", "html") or level > 4:
+                break
+            if anc.nid not in scores:
+                scores[anc.nid] = TAG_BASE.get(anc.tag, 0) + class_weight(anc)
+                elements[anc.nid] = anc
+            div = 1 if level == 0 else 2 if level == 1 else level * 3
+            scores[anc.nid] += content / div
+            level += 1
+    for nid in scores:
+        scores[nid] *= 1 - stats[nid].link_density
+    stats_prose.clear()
+    stats_prose.update(prose)
+    return scores, elements, stats
+
+
+def _is_paragraph(el: Element) -> bool:
+    if el.tag in PARAGRAPH_TAGS:
+        return True
+    if el.tag in DIV_LIKE:
+        # A div used as a paragraph: direct text and no block children (Readability's "div to p").
+        has_text = any(isinstance(c, Text) and c.data.strip() for c in el.children)
+        return has_text and not any(isinstance(c, Element) and c.tag in BLOCKISH for c in el.children)
+    return False
+
+
+def find_root(body: Element) -> tuple[Element | None, dict[int, Stat], dict[int, float], set[int]]:
+    """Return (top candidate, stats, scores, ids of siblings to join)."""
+    scores, elements, stats = score_candidates(body)
+    if not scores:
+        return None, stats, scores, set()
+    ranked = sorted(scores, key=lambda n: scores[n], reverse=True)
+    top = elements[ranked[0]]
+    top_score = scores[top.nid]
+
+    # Several strong candidates under one ancestor: the article is split; take their common ancestor.
+    strong = [elements[n] for n in ranked[1:6] if scores[n] >= 0.75 * top_score]
+    if len(strong) >= 2:
+        lineage = list(top.ancestors())
+        for anc in lineage:
+            if anc.tag in ("body", "html", "#document"):
+                break
+            inside = sum(1 for s in strong if anc in set(s.ancestors()))
+            if inside >= 2:
+                top = anc
+                break
+
+    # Climb while the parent scores clearly higher (the article's real container).
+    last = scores.get(top.nid, 0.0)
+    threshold = last / 3
+    parent = top.parent
+    while parent is not None and parent.tag not in ("body", "html", "#document"):
+        ps = scores.get(parent.nid)
+        if ps is None:
+            parent = parent.parent
+            continue
+        if ps < threshold:
+            break
+        if ps > last:
+            top = parent
+            break
+        last = ps
+        parent = parent.parent
+    # The article is split across sibling blocks (sections): climb while the candidate holds well under the
+    # parent's prose (prose = paragraph text outside unlikely blocks, weighted by 1 - link density).
+    prose = stats_prose
+    for anc in list(top.ancestors()):
+        if anc.tag in ("body", "html", "#document"):
+            break
+        if prose.get(top.nid, 0.0) < 0.6 * prose.get(anc.nid, 0.0):
+            top = anc
+    # A lone child says nothing: its parent is the same content.
+    while (
+        top.parent is not None
+        and top.parent.tag not in ("body", "html", "#document")
+        and len([c for c in top.parent.children if isinstance(c, Element) or (isinstance(c, Text) and c.data.strip())]) == 1
+    ):
+        top = top.parent
+    joined = _siblings_to_join(top, scores, stats)
+    return top, stats, scores, joined
+
+
+def _siblings_to_join(top: Element, scores: dict[int, float], stats: dict[int, Stat]) -> set[int]:
+    """Siblings that continue the article (Readability's sibling step, minus its promo false positives)."""
+    parent = top.parent
+    if parent is None or parent.tag in ("html", "#document"):
+        return set()
+    top_score = scores.get(top.nid, 0.0)
+    threshold = max(10.0, top_score * 0.2)
+    joined: set[int] = set()
+    top_classes = top.get("class")
+    for sib in parent.children:
+        if not isinstance(sib, Element) or sib is top or sib.tag in SKIP_TAGS:
+            continue
+        st = stats.get(sib.nid)
+        if st is None or st.units == 0:
+            if sib.tag in ("figure", "picture", "img") or (st is not None and st.images and sib.tag not in ("a",)):
+                # media next to the article (lead image) belongs to it if it sits before or right after it
+                if st is not None and st.images and st.link_density < 0.5 and _adjacent(top, sib):
+                    joined.add(sib.nid)
+            continue
+        if hidden_reason(sib) or sib.tag in UNLIKELY_TAGS:
+            continue
+        text = normalize_space(sib.text())
+        if PROMO_TEXT.search(text) and st.units < 600:
+            continue  # promotional box beside the article (Readability joins it)
+        bonus = top_score * 0.2 if top_classes and sib.get("class") == top_classes else 0
+        s = scores.get(sib.nid)
+        if s is not None and s + bonus >= threshold and st.link_density < 0.3:
+            joined.add(sib.nid)
+            continue
+        if sib.tag in ("p", "blockquote", "pre", "h2", "h3", "h4", "ul", "ol", "table", "figure") or sib.tag in DIV_LIKE:
+            if sib.tag in DIV_LIKE and class_weight(sib) < 0:
+                continue
+            if st.units > 80 and st.link_density < 0.25 and st.marks >= 2:
+                joined.add(sib.nid)
+            elif 0 < st.units <= 80 and st.link_density == 0 and text[-1:] in ".!?。！？" and sib.tag == "p":
+                joined.add(sib.nid)
+    return joined
+
+
+def _adjacent(a: Element, b: Element) -> bool:
+    sibs = [c for c in a.parent.children if isinstance(c, Element)] if a.parent else []
+    try:
+        return abs(sibs.index(a) - sibs.index(b)) == 1 or sibs.index(b) < sibs.index(a)
+    except ValueError:
+        return False
+
+
+def run(ctx: Context) -> None:
+    body = ctx.doc.body
+    sel = ctx.options.selector
+    if sel:
+        matches = select(body, sel)
+        if not matches:
+            raise InputError(f"selector {sel!r} matched no element")
+        root = matches[0]
+        _prune_outside(ctx, root, f"outside the element chosen by selector {sel!r}", "selector")
+        ctx.root = root
+        return
+    top, stats, scores, joined = find_root(body)
+    if top is None:
+        ctx.root = None
+        return
+    if joined:
+        parent = top.parent
+        assert parent is not None
+        for sib in list(parent.children):
+            if sib is top:
+                continue
+            if isinstance(sib, Element) and sib.nid not in joined:
+                reason = "sibling of the article that does not read as article text"
+                if sib.tag not in SKIP_TAGS and stats.get(sib.nid) and PROMO_TEXT.search(sib.text()):
+                    reason = "promotional block beside the article"
+                ctx.remove(sib, SCORE, "sibling-not-joined", reason)
+            elif isinstance(sib, Text) and sib.data.strip() and len(sib.data.strip()) < 25:
+                ctx.remove(sib, SCORE, "sibling-not-joined", "stray text beside the article")
+        root = parent
+    else:
+        root = top
+    _prune_outside(ctx, root, "outside the content root", "outside-root")
+    ctx.root = root
+
+
+def _prune_outside(ctx: Context, root: Element, reason: str, rule: str) -> None:
+    """Remove, with one log entry per subtree, everything in <body> that is not the root or its ancestor."""
+    path = ctx.path_of(root)
+    cur = root
+    while cur.parent is not None and cur.tag != "body":
+        parent = cur.parent
+        for sib in list(parent.children):
+            if sib is cur:
+                continue
+            if isinstance(sib, Element) or (isinstance(sib, Text) and sib.data.strip()):
+                ctx.remove(sib, SCORE, rule, f"{reason} ({path})")
+            else:
+                detach(sib)  # whitespace carries no content: not worth a log entry
+        cur = parent

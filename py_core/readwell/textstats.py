@@ -1,0 +1,102 @@
+"""Language-neutral text measures shared by scoring, readerable check and removal stages.
+
+Why not word counts and commas: CJK text has no spaces and uses ，、。; Arabic uses ، and ؛. ``text_units``
+counts characters with CJK characters weighted ×3 (one CJK character carries about as much as a short
+Latin word), and ``clause_marks`` counts commas and clause/sentence punctuation of every script.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .dom import Element, Text, normalize_space
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_CLAUSE = re.compile(r"[,،、，;；:：]|[.!?。！？](?=\s|$)|[。！？]")
+_WORD = re.compile(r"\w+")
+
+INLINE_TAGS = frozenset(
+    """a abbr b bdi bdo br cite code data dfn em i kbd mark q rp rt ruby s samp small span strong sub sup time
+    u var wbr img picture font big tt strike del ins label""".split()
+)
+BLOCK_TAGS = frozenset(
+    """address article aside blockquote dd details dialog div dl dt fieldset figcaption figure footer form h1
+    h2 h3 h4 h5 h6 header hgroup hr li main nav ol p pre section table ul tr td th tbody thead tfoot caption
+    summary menu center""".split()
+)
+
+
+def text_units(s: str) -> int:
+    """Length of normalized text, CJK characters counted three times."""
+    s = normalize_space(s)
+    return len(s) + 2 * len(_CJK.findall(s))
+
+
+def clause_marks(s: str) -> int:
+    return len(_CLAUSE.findall(s))
+
+
+def word_count(s: str) -> int:
+    """Words, with each CJK character counted as one word (for reading time)."""
+    cjk = len(_CJK.findall(s))
+    return len(_WORD.findall(_CJK.sub(" ", s))) + cjk
+
+
+def inner_text(el: Element) -> str:
+    return normalize_space(el.text())
+
+
+def link_text_units(el: Element) -> int:
+    """Text units inside links (a link's text counted once even if nested)."""
+    total = 0
+    for a in el.iter():
+        if a.tag == "a" and a.get("href", "") != "" and not any(p.tag == "a" for p in a.ancestors()):
+            href = a.get("href")
+            # Same-page anchors (footnotes, table of contents) are not outgoing links: weigh them less.
+            w = 0.3 if href.startswith("#") else 1.0
+            total += int(text_units(a.text()) * w)
+    return total
+
+
+def link_density(el: Element, units: int | None = None) -> float:
+    units = text_units(el.text()) if units is None else units
+    if units == 0:
+        return 0.0
+    return min(1.0, link_text_units(el) / units)
+
+
+_DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.I)
+_VIS_HIDDEN = re.compile(r"visibility\s*:\s*(hidden|collapse)", re.I)
+
+
+def hidden_reason(el: Element) -> str | None:
+    """Why ``el`` is not shown, or None. Layout data (live DOM) wins over attributes when present."""
+    lay = el.layout
+    if lay:
+        if lay.get("display") == "none":
+            return "computed display:none"
+        if lay.get("visibility") in ("hidden", "collapse"):
+            return "computed visibility:hidden"
+        if lay.get("opacity") == 0 or lay.get("opacity") == "0":
+            return "computed opacity:0"
+    if "hidden" in el.attrs and el.get("hidden").lower() != "until-found":
+        return "hidden attribute"
+    style = el.get("style")
+    if style and _DISPLAY_NONE.search(style):
+        return "inline style display:none"
+    if style and _VIS_HIDDEN.search(style):
+        return "inline style visibility:hidden"
+    if el.get("aria-hidden") == "true" and el.tag not in ("svg", "span", "i", "img", "math"):
+        # aria-hidden on icons and presentational math duplicates is handled elsewhere; on blocks it marks
+        # closed dialogs and duplicates that are not shown to readers.
+        if text_units(el.text()) > 0 and el.find("math") is None:
+            return "aria-hidden block"
+    return None
+
+
+def direct_text(el: Element) -> str:
+    return "".join(c.data for c in el.children if isinstance(c, Text))
+
+
+def has_block_child(el: Element) -> bool:
+    return any(isinstance(c, Element) and c.tag in BLOCK_TAGS for c in el.children)
