@@ -34,6 +34,12 @@ class Node:
         self.parent: Element | None = None
         self.nid: int = -1
 
+    def ancestors(self) -> Iterator[Element]:
+        p = self.parent
+        while p is not None:
+            yield p
+            p = p.parent
+
 
 class Text(Node):
     """A text node; ``data`` is already entity-decoded."""
@@ -126,12 +132,6 @@ class Element(Node):
             if e.tag == tag:
                 return e
         return None
-
-    def ancestors(self) -> Iterator[Element]:
-        p = self.parent
-        while p is not None:
-            yield p
-            p = p.parent
 
     def depth(self) -> int:
         return sum(1 for _ in self.ancestors())

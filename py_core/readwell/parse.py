@@ -153,7 +153,7 @@ def fetch(url: str, timeout: float = FETCH_TIMEOUT, max_bytes: int = MAX_FETCH_B
             return body, sniff_declared_encoding(resp.headers.get("Content-Type")), resp.geturl()
     except InputError:
         raise
-    except (urllib.error.URLError, OSError, ValueError) as exc:
+    except (urllib.error.URLError, OSError, ValueError, RuntimeError) as exc:  # RuntimeError: Pyodide has no sockets
         raise InputError(f"cannot fetch {url}: {getattr(exc, 'reason', exc)}") from None
 
 

@@ -60,7 +60,7 @@ EXACT_SELECTORS: tuple[tuple[str, str], ...] = (
 PARTIAL_PATTERNS: tuple[tuple[frozenset[str], str, str], ...] = (
     (frozenset({"share", "sharing", "sharebar", "shares", "social", "socials", "sharetools"}), "unless-prose", "share/social bar"),
     (frozenset({"newsletter", "subscribe", "subscription", "signup", "optin"}), "unless-prose", "newsletter or subscription ask"),
-    (frozenset({"comments", "comment", "disqus", "replies", "respond", "commentlist"}), "always", "comments section"),
+    (frozenset({"comments", "comment", "disqus", "replies", "respond", "commentlist"}), "unless-prose-section", "comments section"),
     (frozenset({"related", "recirc", "recommended", "recommendations", "trending", "outbrain", "taboola", "morestories", "readnext"}), "unless-prose", "related or recommended stories"),
     (frozenset({"ad", "ads", "advert", "advertisement", "adslot", "adunit", "sponsor", "sponsored", "dfp", "gpt"}), "always", "advertisement"),
     (frozenset({"promo", "promotion", "promoted", "teaser", "upsell", "paywall", "cta"}), "unless-prose", "promotion or teaser"),

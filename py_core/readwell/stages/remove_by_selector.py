@@ -21,6 +21,23 @@ def reads_as_prose(st: Stat) -> bool:
     return st.units >= 200 and st.marks >= 4 and st.link_density < 0.2 and (st.paragraphs >= 1 or st.units >= 400)
 
 
+THREAD_TOKENS = frozenset({"comment", "comments", "reply", "replies", "avatar", "vcard", "says", "permalink"})
+
+
+def looks_like_thread(el: Element) -> bool:
+    """Two or more repeated items (li, article, comment-classed blocks) or reply/avatar markup."""
+    items = 0
+    for e in el.iter(include_self=False):
+        toks = tokens_of(e.get("class") + " " + e.get("id"))
+        if toks & THREAD_TOKENS or e.tag in ("li", "article") and e.parent is not None and e.parent.tag != "ol":
+            items += 1
+        if e.tag in ("form", "textarea", "time"):
+            items += 1
+        if items >= 2:
+            return True
+    return False
+
+
 def match_partial(el: Element, st: Stat, root: Element) -> tuple[str, str] | None:
     value = f"{el.get('class')} {el.get('id')}".strip()
     if not value:
@@ -32,6 +49,8 @@ def match_partial(el: Element, st: Stat, root: Element) -> tuple[str, str] | Non
             continue
         if guard == "unless-prose" and reads_as_prose(st):
             continue
+        if guard == "unless-prose-section" and reads_as_prose(st) and not looks_like_thread(el):
+            continue  # "comment-on-method": a section of the article, not a comment thread
         if guard == "bio-box" and (st.units > 600 or el.tag in ("p", "span", "a", "address")):
             continue  # a byline span is metadata, not a bio box
         if guard == "outside-root-top" and el.tag not in ("header", "footer", "div", "section", "aside"):

@@ -9,13 +9,50 @@ regions and blocks holding a large share of the root's text are never removed he
 from __future__ import annotations
 
 from ..context import SCORE, Context
-from ..dom import Element, normalize_space
+from ..dom import Element, Text, normalize_space
 from ..measure import Stat, measure
 from ..rules import PROMO_TEXT
+from .remove_by_selector import reads_as_prose
 from .select_root import class_weight
 
 CANDIDATE_TAGS = frozenset({"div", "section", "ul", "ol", "dl", "table", "aside", "header", "footer", "form",
                             "figure", "nav", "span", "center", "font", "article"})
+
+
+def _signature(el: Element) -> tuple[str, tuple[str, ...]]:
+    return el.tag, tuple(sorted(el.classes))
+
+
+def _led_by_link(el: Element) -> bool:
+    """The item's first text or media sits inside a link (a card), not a sentence that contains a link."""
+    for n in el.iter_nodes():
+        if isinstance(n, Text) and n.data.strip() or isinstance(n, Element) and n.tag in ("img", "picture"):
+            return any(a.tag == "a" and a.get("href") and not a.get("href").startswith("#")
+                       for a in ([n] if isinstance(n, Element) else []) + list(n.ancestors()))
+    return False
+
+
+def teaser_group(el: Element, stats: dict[int, Stat]) -> str | None:
+    """Three or more similar children, each a short card led by a link: a related-stories grid or list.
+
+    Link density alone misses teaser cards with a sentence of summary; the repeated, link-led shape is the
+    signal. Prose list items (text first, links inside sentences) and long items never match.
+    """
+    kids = el.element_children
+    if len(kids) < 3:
+        return None
+    sigs: dict[tuple[str, tuple[str, ...]], int] = {}
+    for k in kids:
+        sigs[_signature(k)] = sigs.get(_signature(k), 0) + 1
+    sig, count = max(sigs.items(), key=lambda kv: kv[1])
+    if count < 3 or count < 0.75 * len(kids):
+        return None
+    cards = [k for k in kids if _signature(k) == sig]
+    for k in cards:
+        s = stats.get(k.nid)
+        if s is None or s.units >= 300 or not _led_by_link(k):
+            return None
+    return f"teaser group: {count} similar items, each led by a link"
 
 
 def verdict(el: Element, st: Stat, root_units: int) -> str | None:
@@ -32,7 +69,7 @@ def verdict(el: Element, st: Stat, root_units: int) -> str | None:
     is_list = el.tag in ("ul", "ol", "dl")
     if is_list and st.list_items and ld > 0.6 and st.marks < max(3, st.list_items):
         return f"list of links ({st.list_items} items, link density {ld:.2f})"
-    if weight < 0 and share < 0.25:
+    if weight < 0 and share < 0.25 and not reads_as_prose(st):
         return f"negative class/id weight {weight} with {share:.0%} of the article text"
     if st.marks >= 10 and ld < 0.3:
         return None  # prose: plenty of clauses, few links
@@ -67,7 +104,7 @@ def run(ctx: Context) -> None:
         if el.tag == "table" and el.get("data-readwell-table") == "data":
             continue
         st = stats[el.nid]
-        why = verdict(el, st, root_units)
+        why = verdict(el, st, root_units) or (teaser_group(el, stats) if st.units / max(root_units, 1) < 0.4 else None)
         if why:
             ctx.remove(el, SCORE, f"{el.tag}:low-score", why)
             removed.add(el.nid)

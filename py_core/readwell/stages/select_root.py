@@ -24,7 +24,7 @@ from ..rules import (
     tokens_of,
 )
 from ..selectors import select
-from ..textstats import hidden_reason
+from ..textstats import hidden_reason, text_units
 
 PARAGRAPH_TAGS = frozenset({"p", "pre", "td", "blockquote", "dd", "li", "figcaption"})
 DIV_LIKE = frozenset({"div", "section", "article", "main", "span", "font", "center"})
@@ -144,9 +144,12 @@ def _is_paragraph(el: Element) -> bool:
     if el.tag in PARAGRAPH_TAGS:
         return True
     if el.tag in DIV_LIKE:
-        # A div used as a paragraph: direct text and no block children (Readability's "div to p").
-        has_text = any(isinstance(c, Text) and c.data.strip() for c in el.children)
-        return has_text and not any(isinstance(c, Element) and c.tag in BLOCKISH for c in el.children)
+        # A div used as a paragraph: direct text and no block children (Readability's "div to p"), or a
+        # substantial run of direct text beside blocks (old pages mixing text, <br> and empty blocks).
+        direct = sum(text_units(c.data) for c in el.children if isinstance(c, Text))
+        if not direct:
+            return False
+        return direct >= 80 or not any(isinstance(c, Element) and c.tag in BLOCKISH for c in el.children)
     return False
 
 
@@ -235,10 +238,11 @@ def _siblings_to_join(top: Element, scores: dict[int, float], stats: dict[int, S
         if s is not None and s + bonus >= threshold and st.link_density < 0.3:
             joined.add(sib.nid)
             continue
-        if sib.tag in ("p", "blockquote", "pre", "h2", "h3", "h4", "ul", "ol", "table", "figure") or sib.tag in DIV_LIKE:
+        lead_header = sib.tag in ("header", "hgroup") and parent.children.index(sib) < parent.children.index(top)
+        if sib.tag in ("p", "blockquote", "pre", "h2", "h3", "h4", "ul", "ol", "table", "figure") or sib.tag in DIV_LIKE or lead_header:
             if sib.tag in DIV_LIKE and class_weight(sib) < 0:
                 continue
-            if st.units > 80 and st.link_density < 0.25 and st.marks >= 2:
+            if st.units > 80 and st.link_density < 0.25 and st.marks >= (1 if lead_header else 2):
                 joined.add(sib.nid)
             elif 0 < st.units <= 80 and st.link_density == 0 and text[-1:] in ".!?。！？" and sib.tag == "p":
                 joined.add(sib.nid)

@@ -1,0 +1,38 @@
+# Readwell: the two commands a fresh machine needs are `make example` and `make check` (see README.md).
+PYTHON ?= python3
+EXAMPLE ?= fixtures/core--news-article-basic.html
+EXAMPLE_URL ?= https://example.org/news/river-health
+
+.PHONY: setup example build test check lint bench bench-engine fixtures clean
+
+setup:            ## install everything (Debian chromium, pip -e .[test], npm ci); idempotent
+	bash build_scripts/setup.sh
+
+example: setup    ## the main job on the bundled example page: out/article.md and out/article.json
+	mkdir -p out
+	readwell extract $(EXAMPLE) --url $(EXAMPLE_URL) --format markdown --front-matter -o out/article.md
+	readwell extract $(EXAMPLE) --url $(EXAMPLE_URL) --format json -o out/article.json
+	@echo "wrote out/article.md and out/article.json"
+
+build:            ## the Pyodide engine bundle in build/engine/
+	node build_scripts/build_engine.mjs
+
+test: lint        ## all tests (CPython, Pyodide in Node, Chromium)
+	$(PYTHON) -m pytest -q
+
+check: setup test ## install everything, then run all tests (what CI runs)
+
+lint:
+	$(PYTHON) -m ruff check py_core tests build_scripts
+
+bench:            ## F1/precision/recall and ms per page on shared/benchmarks/scrapinghub
+	$(PYTHON) -m readwell.bench --jobs 2
+
+bench-engine:     ## cold start, warm extraction and memory of the engine in Node
+	node build_scripts/bench_engine.mjs
+
+fixtures:         ## regenerate the expected .json/.md beside each fixture (review the diff!)
+	$(PYTHON) tests/update_fixtures.py
+
+clean:
+	rm -rf build out

@@ -1,0 +1,141 @@
+"""Adapter between the JavaScript bridge (index.mjs / cli.mjs) and readwell, inside Pyodide.
+
+Shipped in build/engine/site-packages.zip next to the readwell wheel's contents; it is part of the Pyodide
+adapter, not of py_core. Everything crosses the JS/Python boundary as JSON text, so callers get plain JS
+objects with exactly the fields of the CLI's JSON, and no PyProxy outlives a call (which also keeps the
+memory snapshot serializable).
+"""
+
+import json
+import re
+import sys
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
+
+# Modules imported before the memory snapshot is taken, so a cold start restores them instead of importing.
+PRELOAD = (
+    "readwell",
+    "readwell.cli",
+    "html5lib",
+    "bleach",
+    "argparse",
+    "json",
+)
+
+
+def preload(extra_json=None):
+    """Import readwell and its dependencies (and, when building the snapshot, the modules that a first
+    extraction was seen to import). Returns the JSON list of modules imported."""
+    import importlib
+
+    loaded = []
+    names = list(PRELOAD) + [n for n in json.loads(extra_json or "[]") if n not in PRELOAD]
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except ImportError as exc:
+            # readwell.cli may be absent in early builds; readwell itself must import.
+            if name == "readwell":
+                raise
+            if name in PRELOAD:
+                print(f"readwell_bridge: preload skipped {name}: {exc}", file=sys.stderr)
+            continue
+        loaded.append(name)
+    return json.dumps(loaded)
+
+
+def _options(options_json):
+    opts = json.loads(options_json) if options_json else {}
+    if not isinstance(opts, dict):
+        raise TypeError("options must be an object")
+    # JS callers may write frontMatter; Python takes front_matter.
+    return {_CAMEL.sub(r"_\1", k).lower(): v for k, v in opts.items()}
+
+
+def _html(html):
+    # A JS Uint8Array arrives as a JsProxy: hand readwell real bytes (it sniffs the encoding itself).
+    if isinstance(html, str):
+        return html
+    to_bytes = getattr(html, "to_bytes", None)
+    if to_bytes is not None:
+        return to_bytes()
+    return bytes(html)
+
+
+def extract_json(html, options_json=None):
+    import readwell
+
+    html = _html(html)
+    opts = _options(options_json)
+    url = opts.pop("url", None)
+    result = readwell.extract(html, url=url, **opts)
+    return json.dumps(result.to_dict(), ensure_ascii=False)
+
+
+def readerable_json(html, options_json=None):
+    import readwell
+
+    html = _html(html)
+    opts = _options(options_json)
+    return json.dumps(readwell.is_probably_readerable(html, **opts).to_dict(), ensure_ascii=False)
+
+
+def stages_json():
+    import readwell
+
+    if hasattr(readwell, "stage_names"):
+        names = list(readwell.stage_names())
+    else:
+        names = [s.name for s in readwell.STAGES]
+    return json.dumps(names)
+
+
+def versions_json():
+    import importlib.metadata as md
+
+    out = {"python": sys.version.split()[0]}
+    for dist in ("readwell", "html5lib", "bleach", "six", "webencodings"):
+        try:
+            out[dist] = md.version(dist)
+        except md.PackageNotFoundError:
+            out[dist] = None
+    return json.dumps(out)
+
+
+def cli_main(argv_json, cwd=None):
+    """Run readwell.cli.main(argv) as the `readwell` command would; return its exit code."""
+    import os
+
+    argv = json.loads(argv_json)
+    if cwd:
+        try:
+            os.chdir(cwd)
+        except OSError:
+            pass
+    try:
+        from readwell.cli import main
+
+        rc = main(argv)
+    except SystemExit as exc:  # argparse: --help (0) and bad usage (2)
+        code = exc.code
+        if code is None:
+            rc = 0
+        elif isinstance(code, int):
+            rc = code
+        else:
+            print(code, file=sys.stderr)
+            rc = 1
+    except KeyboardInterrupt:
+        rc = 130
+    except BaseException:  # noqa: BLE001 - report like CPython would, then exit 1
+        import traceback
+
+        traceback.print_exc()
+        rc = 1
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except Exception:  # noqa: BLE001
+            pass
+    return int(rc or 0)
