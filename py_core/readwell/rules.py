@@ -93,6 +93,11 @@ BOILERPLATE_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^(leave a (comment|reply)|comments?|\d+ comments?|add a comment|post a comment)$", "comment prompt"),
         (r"^(skip to (main )?content|back to top|print( this)?( article| page)?|email( this)?( article)?)$", "page tool"),
         (r"^(loading|loading\.\.\.|loading…)$", "loading placeholder"),
+        (r"^(caption|close|hide caption|toggle caption|expand|enlarge|enlarge this image|show more|show less|"
+         r"view (the )?(gallery|slideshow|comments)|open gallery|play video|watch video|next|previous|prev|"
+         r"continue reading|more|see more|tags?|topics?|filed under|share|tweet|pin|email|print)\s*[:»›>]?$", "interface label"),
+        (r"^((photo|image|picture|foto|photograph|illustration|video|graphic)s?( credit)?|credit|source)\s*[:：|]\s*.{1,80}$", "media credit line"),
+        (r"^(posted|published|updated|last updated|modified|first published)( on| at)?\b.{0,60}$", "date line"),
         (r"^(this (article|story|post) (was|is) (originally )?(published|updated)|updated|published)\b.{0,60}$", "date line"),
     )
 )

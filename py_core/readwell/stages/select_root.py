@@ -11,7 +11,7 @@ best candidate is tiny or mostly links has no article (not "the navigation").
 from __future__ import annotations
 
 from ..context import SCORE, Context
-from ..dom import Element, Text, css_path, detach, normalize_space
+from ..dom import Element, Text, detach, normalize_space
 from ..errors import InputError
 from ..measure import Stat, measure
 from ..rules import (
@@ -58,9 +58,23 @@ def class_weight(el: Element) -> int:
     return w
 
 
-def is_unlikely(el: Element, stats: dict[int, Stat], body_units: int) -> str | None:
+def article_holders(body: Element, stats: dict[int, Stat]) -> set[int]:
+    """Ids of elements that contain the page's main landmark: ``<main>``, ``[role=main]``,
+    ``[itemprop=articleBody]`` or an ``<article>`` with real text. Such a block is a wrapper, whatever its
+    class says (themes name content wrappers "theiaStickySidebar" or "container penci_sidebar")."""
+    out: set[int] = set()
+    for e in body.iter():
+        if e.tag == "main" or e.get("role") == "main" or e.get("itemprop") == "articleBody" or (
+                e.tag == "article" and stats[e.nid].units >= 500):
+            out.update(a.nid for a in e.ancestors())
+    return out
+
+
+def is_unlikely(el: Element, stats: dict[int, Stat], body_units: int, holders: set[int] | None = None) -> str | None:
     """Why ``el`` cannot hold the article (skipped by scoring), or None."""
     if el.tag in ("body", "html", "a"):
+        return None
+    if holders and el.nid in holders and not hidden_reason(el):
         return None
     hidden = hidden_reason(el)
     if hidden:
@@ -81,7 +95,7 @@ def is_unlikely(el: Element, stats: dict[int, Stat], body_units: int) -> str | N
         return f"role={role}"
     toks = tokens_of(el.get("class") + " " + el.get("id"))
     bad = toks & UNLIKELY_TOKENS
-    if bad and not toks & MAYBE_TOKENS and not _has_article_tag(el):
+    if bad and not toks & MAYBE_TOKENS:
         return f"unlikely class/id token {sorted(bad)[0]!r}"
     return None
 
@@ -97,6 +111,7 @@ def score_candidates(body: Element) -> tuple[dict[int, float], dict[int, Element
     """Paragraph scores propagated to ancestors; returns (scores, elements by id, stats)."""
     stats = measure(body)
     body_units = stats[body.nid].units
+    holders = article_holders(body, stats)
     scores: dict[int, float] = {}
     elements: dict[int, Element] = {}
     prose: dict[int, float] = {}
@@ -105,7 +120,7 @@ def score_candidates(body: Element) -> tuple[dict[int, float], dict[int, Element
         el = stack.pop()
         if el.tag in SKIP_TAGS:
             continue
-        if el is not body and is_unlikely(el, stats, body_units):
+        if el is not body and is_unlikely(el, stats, body_units, holders):
             continue
         kids = [c for c in el.children if isinstance(c, Element)]
         stack.extend(reversed(kids))
@@ -119,12 +134,16 @@ def score_candidates(body: Element) -> tuple[dict[int, float], dict[int, Element
         if el.tag == "td" and any(isinstance(c, Element) and c.tag in BLOCKISH for c in el.children):
             continue  # layout cell: its paragraphs are scored themselves
         value = st.units * (1 - st.link_density)
+        prose[el.nid] = prose.get(el.nid, 0.0) + value
         for anc in el.ancestors():
             prose[anc.nid] = prose.get(anc.nid, 0.0) + value
         content = 1 + st.marks + min(st.units // 100, 3)
         content *= 1 - 0.5 * st.link_density
         level = 0
-        for anc in el.ancestors():
+        # A block mixing a run of text with other blocks holds its paragraph itself (Readability would wrap
+        # the run in a <p> inside it), so it is the first to receive the score.
+        chain = [el, *el.ancestors()] if el.tag in DIV_LIKE and _has_block_child(el) else list(el.ancestors())
+        for anc in chain:
             if anc.tag in ("#document", "html") or level > 4:
                 break
             if anc.nid not in scores:
@@ -138,6 +157,10 @@ def score_candidates(body: Element) -> tuple[dict[int, float], dict[int, Element
     stats_prose.clear()
     stats_prose.update(prose)
     return scores, elements, stats
+
+
+def _has_block_child(el: Element) -> bool:
+    return any(isinstance(c, Element) and c.tag in BLOCKISH for c in el.children)
 
 
 def _is_paragraph(el: Element) -> bool:
