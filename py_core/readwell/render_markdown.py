@@ -1,5 +1,9 @@
 """GitHub-flavoured Markdown and plain text from the sanitized tree.
 
+Plain text is the article's running prose (headings, paragraphs, lists, quotes, tables, code, math as TeX):
+media and the captions bound to them (``<figcaption>``) appear only in Markdown and HTML, as in
+trafilatura's text output and in human-annotated article bodies.
+
 Every page-derived string is escaped for its Markdown context: text (``\\`` before ``*_[]<>`|~$`` and
 entity-like ``&``), link and image targets (percent-encoded spaces, parentheses and angle brackets), image alt
 and titles. No page value can open a link, an image or raw HTML. YAML front matter values are JSON-quoted
@@ -176,9 +180,13 @@ class _MD:
                     b = [f"**{x}**" for x in b]
                 out.extend(b)
             return out
+        if tag == "figcaption" and self.plain:
+            return []  # plain text is the running prose: captions belong to their media (Markdown/HTML keep them)
         if tag == "figure":
             out = []
             for c in el.children:
+                if isinstance(c, Element) and c.tag == "figcaption" and self.plain:
+                    continue
                 if isinstance(c, Element) and c.tag == "figcaption":
                     cap = _tidy_inline("".join(self.inline(x) for x in c.children))
                     if cap:

@@ -96,7 +96,8 @@ BOILERPLATE_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^(caption|close|hide caption|toggle caption|expand|enlarge|enlarge this image|show more|show less|"
          r"view (the )?(gallery|slideshow|comments)|open gallery|play video|watch video|next|previous|prev|"
          r"continue reading|more|see more|tags?|topics?|filed under|share|tweet|pin|email|print)\s*[:»›>]?$", "interface label"),
-        (r"^((photo|image|picture|foto|photograph|illustration|video|graphic)s?( credit)?|credit|source)\s*[:：|]\s*.{1,80}$", "media credit line"),
+        (r"^\(?((photo|image|picture|foto|photograph|illustration|video|graphic)s?( credit)?|credit|source)\s*[:：|]\s*.{1,80}$", "media credit line"),
+        (r"^(image|photo|slide|picture|foto)?\s*\d{1,3}\s*(of|/|de|von|sur)\s*\d{1,3}$", "gallery counter"),
         (r"^(posted|published|updated|last updated|modified|first published)( on| at)?\b.{0,60}$", "date line"),
         (r"^(this (article|story|post) (was|is) (originally )?(published|updated)|updated|published)\b.{0,60}$", "date line"),
     )

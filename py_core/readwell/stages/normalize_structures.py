@@ -187,7 +187,35 @@ def normalize_footnotes(ctx: Context, root: Element) -> None:
             ctx.remove(a, STRUCTURE, "footnote-backlink", "footnote back-link")
 
 
+CAPTION_TOKENS = frozenset({"caption", "captions", "wpcaptiontext", "imagecaption", "photocaption", "figcaption",
+                            "mediacaption", "imgcaption", "credit", "credits", "imagecredit", "photocredit",
+                            "figurecaption", "captiontext", "inlinecaption"})
+
+
+def _near_media(el: Element) -> bool:
+    """The element sits with an image: inside a figure, or its parent or previous sibling holds media."""
+    for a in list(el.ancestors())[:3]:
+        if a.tag == "figure":
+            return True
+    par = el.parent
+    if par is None:
+        return False
+    sibs = [c for c in par.children if isinstance(c, Element)]
+    i = sibs.index(el)
+    prev = sibs[i - 1] if i > 0 else None
+    media = ("img", "picture", "video", "figure")
+    if prev is not None and (prev.tag in media or any(e.tag in media for e in prev.iter(include_self=False))):
+        return True
+    return any(e.tag in media for e in par.iter(include_self=False)) and len(sibs) <= 4
+
+
 def normalize_figures(ctx: Context, root: Element) -> None:
+    # Captions written as <div class="caption"> / <p class="wp-caption-text"> next to an image become
+    # <figcaption>: one form for renderers (plain text leaves captions to Markdown and HTML).
+    for el in [e for e in root.iter() if e.tag in ("div", "p", "span", "small", "cite")]:
+        toks = tokens_of(el.get("class"))
+        if toks & CAPTION_TOKENS and len(el.text()) < 600 and _near_media(el):
+            el.tag = "figcaption"
     for fig in [e for e in root.iter() if e.tag == "figure"]:
         has_media = any(e.tag in ("img", "picture", "video", "svg", "table", "pre") for e in fig.iter(include_self=False))
         if has_media:
