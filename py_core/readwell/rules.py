@@ -29,6 +29,7 @@ UNLIKELY_TOKENS = frozenset(
     ad ads advert agegate pagination pager popup yom-remote nav navbar navigation cookie consent
     newsletter subscribe signup share sharing recirc recommended trending promo outbrain taboola""".split()
 )
+COMMENT_TOKENS = frozenset({"comment", "comments", "commentlist", "disqus", "replies", "respond", "discussion"})
 MAYBE_TOKENS = frozenset("and article body column content main shadow story post entry".split())
 
 UNLIKELY_ROLES = frozenset(

@@ -7,8 +7,11 @@ sanitizer runs. In debug mode wrappers are kept (only empties go), so log locato
 
 from __future__ import annotations
 
+import re
+
 from ..context import STRUCTURE, Context
 from ..dom import Element, Text, normalize_space
+from ..rules import tokens_of
 from ..textstats import BLOCK_TAGS
 
 MEDIA = frozenset({"img", "picture", "video", "audio", "svg", "math", "iframe", "source", "br", "hr", "td", "th",
@@ -33,8 +36,10 @@ def run(ctx: Context) -> None:
             ctx.remove(el, STRUCTURE, "empty", "empty element")
     # 2. one title: a heading at the top of the article that repeats the page title
     if title:
-        for h in [e for e in root.iter(include_self=False) if e.tag in ("h1", "h2")][:2]:
-            if normalize_space(h.text()).lower() == title and _near_top(root, h):
+        heads = [e for e in root.iter(include_self=False)
+                 if e.tag in ("h1", "h2", "h3") or (e.tag in ("p", "div", "span") and tokens_of(e.get("class")) & TITLE_TOKENS)]
+        for h in heads[:3]:
+            if h.parent is not None and _near_top(root, h) and same_title(normalize_space(h.text()), title):
                 ctx.remove(h, STRUCTURE, "duplicate-title", "heading repeats the article title")
                 break
     # 3. layout tables: cells become blocks
@@ -65,6 +70,21 @@ def run(ctx: Context) -> None:
                 ctx.unwrap(el, STRUCTURE, "wrapper", f"<{el.tag}> wrapper of blocks unwrapped")
             elif el.tag != "div":
                 el.tag = "div"
+
+
+TITLE_TOKENS = frozenset({"title", "headline", "titulo", "titre", "titel", "entrytitle", "posttitle", "articletitle"})
+_WORDS = re.compile(r"\w+")
+
+
+def same_title(text: str, title: str) -> bool:
+    """The heading restates the title: equal, one contains the other, or most words shared."""
+    a, b = text.lower(), title.lower()
+    if not a or len(a) > 300:
+        return False
+    if a == b or (len(a) > 15 and (a in b or b in a)):
+        return True
+    wa, wb = set(_WORDS.findall(a)), set(_WORDS.findall(b))
+    return bool(wa and wb) and len(wa & wb) / len(wa | wb) >= 0.6
 
 
 def _near_top(root: Element, h: Element) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..context import EXACT, PARTIAL, Context
 from ..dom import Element
 from ..measure import Stat, measure
-from ..rules import EXACT_SELECTORS, PARTIAL_PATTERNS, tokens_of
+from ..rules import COMMENT_TOKENS, EXACT_SELECTORS, PARTIAL_PATTERNS, tokens_of
 from ..selectors import compile_selector
 
 _EXACT = tuple((compile_selector(sel), sel, reason) for sel, reason in EXACT_SELECTORS)
@@ -72,7 +72,8 @@ def run(ctx: Context) -> None:
         el = stack.pop()
         if ctx.is_protected(el):
             continue
-        if root_units and stats[el.nid].units > 0.6 * root_units:
+        toks = tokens_of(el.get("class") + " " + el.get("id"))
+        if root_units and stats[el.nid].units > 0.6 * root_units and not toks & COMMENT_TOKENS:
             # A wrapper holding most of the article (ASP.NET's page-wide <form>) is never boilerplate.
             stack.extend(reversed([c for c in el.children if isinstance(c, Element)]))
             continue

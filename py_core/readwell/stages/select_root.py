@@ -15,6 +15,7 @@ from ..dom import Element, Text, detach, normalize_space
 from ..errors import InputError
 from ..measure import Stat, measure
 from ..rules import (
+    COMMENT_TOKENS,
     MAYBE_TOKENS,
     NEGATIVE_TOKENS,
     POSITIVE_TOKENS,
@@ -85,15 +86,16 @@ def is_unlikely(el: Element, stats: dict[int, Stat], body_units: int, holders: s
     st = stats[el.nid]
     # A wrapper holding most of the page's text is never "unlikely" by its name or by being a <form>
     # (ASP.NET wraps whole pages in one form; themes name wrappers "page-header-wrap").
-    if body_units and st.units > 0.5 * body_units and (el.tag in ("form", "div", "section", "main") or not role):
-        return None
+    toks = tokens_of(el.get("class") + " " + el.get("id"))
+    if body_units and st.units > 0.5 * body_units and (el.tag in ("form", "div", "section", "main") or not role) \
+            and not toks & COMMENT_TOKENS:
+        return None  # (comment threads are the one boilerplate that often outweighs the article)
     if el.tag in UNLIKELY_TAGS:
         return f"<{el.tag}> element"
     if el.tag == "header" and st.paragraphs < 3:
         return "<header> element"
     if role in UNLIKELY_ROLES:
         return f"role={role}"
-    toks = tokens_of(el.get("class") + " " + el.get("id"))
     bad = toks & UNLIKELY_TOKENS
     if bad and not toks & MAYBE_TOKENS:
         return f"unlikely class/id token {sorted(bad)[0]!r}"
