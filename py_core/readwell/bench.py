@@ -105,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worst", type=int, default=0, help="list the N pages with the lowest page F1")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (timings are per page either way)")
     ap.add_argument("--only", nargs="*", help="only these page ids (prefixes)")
+    ap.add_argument("--peers", action="store_true",
+                    help="compare page by page with the benchmark's published peer outputs")
     a = ap.parse_args(argv)
     data = a.data or default_data_dir()
     if data is None or not (data / "ground-truth.json").is_file():
@@ -144,7 +146,28 @@ def main(argv: list[str] | None = None) -> int:
     if a.worst:
         for k, c in sorted(m["per_page"].items(), key=lambda kv: page_f1(kv[1]))[: a.worst]:
             print(f"  {k}  page-F1 {page_f1(c):.3f}  tp {c[0]:.2f} fp {c[1]:.2f} fn {c[2]:.2f}")
+    if a.peers:
+        compare_peers(data, truth, m["per_page"])
     return 0
+
+
+def compare_peers(data: Path, truth: dict[str, str], ours: dict[str, tuple[float, float, float]]) -> None:
+    """Pages where the best published peer beats us by more than 0.05 page-F1 (each is a why-missing case)."""
+    best: dict[str, tuple[float, str]] = {}
+    for f in sorted((data / "published-output").glob("*.json.gz")):
+        out = json.loads(gzip.decompress(f.read_bytes())).get("output", {})
+        tool = f.name.split(".")[0]
+        for k in truth:
+            v = out.get(k)
+            text = v.get("articleBody") if isinstance(v, dict) else v
+            f1 = page_f1(page_counts(truth[k], text))
+            if f1 > best.get(k, (-1.0, ""))[0]:
+                best[k] = (f1, tool)
+    worse = sorted(((best[k][0] - page_f1(ours[k]), k) for k in truth if best[k][0] - page_f1(ours[k]) > 0.05), reverse=True)
+    print(f"pages where the best peer is ahead by > 0.05 page-F1: {len(worse)} of {len(truth)}")
+    for gap, k in worse:
+        tp, fp, fn = ours[k]
+        print(f"  {k[:12]}  ours {page_f1(ours[k]):.3f} (fp {fp:.2f} fn {fn:.2f})  best {best[k][0]:.3f} {best[k][1]}")
 
 
 if __name__ == "__main__":
