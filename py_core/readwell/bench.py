@@ -165,7 +165,7 @@ def compare_peers(data: Path, truth: dict[str, str], ours: dict[str, tuple[float
                 best[k] = (f1, tool)
     worse = sorted(((best[k][0] - page_f1(ours[k]), k) for k in truth if best[k][0] - page_f1(ours[k]) > 0.05), reverse=True)
     print(f"pages where the best peer is ahead by > 0.05 page-F1: {len(worse)} of {len(truth)}")
-    for gap, k in worse:
+    for _gap, k in worse:
         tp, fp, fn = ours[k]
         print(f"  {k[:12]}  ours {page_f1(ours[k]):.3f} (fp {fp:.2f} fn {fn:.2f})  best {best[k][0]:.3f} {best[k][1]}")
 

@@ -160,14 +160,19 @@ class Context:
         return t
 
     # --- shared predicates ------------------------------------------------------------------------------
-    def is_protected(self, el: Element) -> bool:
-        """Protected regions (code, math, data tables) are exempt from generic removal stages."""
+    def is_protected(self, el: Element, except_kinds: frozenset[str] = frozenset()) -> bool:
+        """Protected regions (code, math, data tables) are exempt from generic removal stages.
+
+        ``except_kinds`` lifts protection of some normalized kinds (text patterns may remove a credit line
+        or a gallery counter inside a figure, never inside code or math).
+        """
         for e in (el, *el.ancestors()):
             if e.tag in PROTECTED_TAGS or e.ns == "math":
                 return True
             if e.tag == "table" and is_data_table(e):
                 return True
-            if "data-readwell-protected" in e.attrs:
+            kind = e.attrs.get("data-readwell-protected")
+            if kind is not None and kind not in except_kinds:
                 return True
         return False
 

@@ -90,7 +90,9 @@ BOILERPLATE_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^follow us( on)?\b.{0,120}$", "social follow prompt"),
         (r"^(all rights reserved|copyright\b|©).{0,200}$", "copyright line"),
         (r"^.{0,120}\ball rights reserved\.?$", "copyright line"),
-        (r"^(advertisement|sponsored( content)?|story continues below( advertisement)?|ad)$", "advertisement label"),
+        (r"^(advertisement|advert|anzeige|publicidad|publicité|sponsored( content)?|story continues below( advertisement)?|ad)$", "advertisement label"),
+        (r"^(see more|don'?t miss|also on [\w.]+|also read|read also|more on this|related stories|watch|listen)\s*[:»›]?\s*.{0,160}$", "related-story prompt"),
+        (r"^like this (story|article|post)\?.{0,80}$", "share prompt"),
         (r"^(leave a (comment|reply)|comments?|\d+ comments?|add a comment|post a comment)$", "comment prompt"),
         (r"^(skip to (main )?content|back to top|print( this)?( article| page)?|email( this)?( article)?)$", "page tool"),
         (r"^(loading|loading\.\.\.|loading…)$", "loading placeholder"),
@@ -99,7 +101,7 @@ BOILERPLATE_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
          r"continue reading|more|see more|tags?|topics?|filed under|share|tweet|pin|email|print)\s*[:»›>]?$", "interface label"),
         (r"^\(?((photo|image|picture|foto|photograph|illustration|video|graphic)s?( credit)?|credit|source)\s*[:：|]\s*.{1,80}$", "media credit line"),
         (r"^(image|photo|slide|picture|foto)?\s*\d{1,3}\s*(of|/|de|von|sur)\s*\d{1,3}$", "gallery counter"),
-        (r"^(posted|published|updated|last updated|modified|first published)( on| at)?\b.{0,60}$", "date line"),
+        (r"^(posted|published|updated|last updated|modified|first published)( on| at)?\b(?=.*\d).{0,60}$", "date line"),
         (r"^(this (article|story|post) (was|is) (originally )?(published|updated)|updated|published)\b.{0,60}$", "date line"),
     )
 )

@@ -28,6 +28,21 @@ def match_boilerplate(text: str) -> tuple[str, str] | None:
     return None
 
 
+_NAME_JOINERS = frozenset({"and", "&", "de", "da", "van", "von", "der", "del", "la", "le", "di", "bin", "al", "y", "e"})
+
+
+def looks_like_names(s: str) -> bool:
+    """'A. Writer and B. Author, Staff Reporters' yes; 'noon the tap had run dry.' no: names are capitalized."""
+    words = [w.strip(",;:|") for w in s.split() if w.strip(",;:|")]
+    if not words or len(words) > 9 or s.rstrip().endswith((".", "!", "?")) and not s.rstrip()[-2:-1].isupper():
+        return False
+    return all(w[0].isupper() or w.lower() in _NAME_JOINERS or not w[0].isalpha() for w in words)
+
+
+def _has_media(el: Element) -> bool:
+    return any(e.tag in ("img", "picture", "video", "figure", "svg", "iframe") for e in el.iter(include_self=False))
+
+
 def is_meta_line(text: str, byline: str | None) -> str | None:
     """A short line that only restates the byline or a date (the result carries them as metadata)."""
     if not text or len(text) > 140:
@@ -38,7 +53,8 @@ def is_meta_line(text: str, byline: str | None) -> str | None:
         b = byline.lower()
         if low == b or low.startswith(("by " + b, b + ",")) or (low.startswith("by ") and b in low and len(low) < len(b) + 80):
             return "byline repeated in the body"
-    if BYLINE_TEXT.match(t) and len(t) < 80 and t.count(".") <= 2:
+    m = BYLINE_TEXT.match(t)
+    if m and len(t) < 80 and looks_like_names(m.group(2)):
         return "byline line"
     stripped = re.sub(r"(?i)\b(posted|published|updated|on|at|am|pm|[a-z]{3}|gmt|utc|edt|est|cst|pst|bst|cet)\b|[|·•,:]", " ", t)
     if len(t) < 80 and normalize_date(t) and len(re.findall(r"[^\W\d]{4,}", stripped)) <= 3:
@@ -50,19 +66,22 @@ def run(ctx: Context) -> None:
     root = ctx.root or ctx.doc.body
     found: list[tuple[Element, str, str]] = []
     byline = ctx.meta.get("byline")
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
     stack = [c for c in root.children if isinstance(c, Element)]
     stack.reverse()
     while stack:
         el = stack.pop()
-        if ctx.is_protected(el) or el.tag in ("h1",):
+        if ctx.is_protected(el, except_kinds=FIGURE) or el.tag in ("h1",):
+            continue
+        if el.tag == "p" and all_caps_link_line(el):
+            found.append((el, "all-caps-link-line", "related-story insert: a paragraph that is one all-caps link"))
             continue
         if el.tag in BLOCK_TAGS:
             text = normalize_space(el.text())
             if not text and el.find("img") is None:
                 pass
             else:
-                m = match_boilerplate(text)
+                m = match_boilerplate(text) if not _has_media(el) else None
                 if m and _standalone(el):
                     found.append((el, m[0], m[1]))
                     continue
@@ -70,18 +89,36 @@ def run(ctx: Context) -> None:
                 if meta_line and _standalone(el) and not _has_block_kids(el):
                     found.append((el, "byline-or-date-line", meta_line))
                     continue
-                if len(text) >= 40 and el.tag in ("p", "figcaption", "li", "div") and _is_leaf_block(el):
-                    if text in seen:
+                if len(text) >= 40 and el.tag in ("p", "figcaption", "div") and _is_leaf_block(el):
+                    parent_id = el.parent.nid if el.parent is not None else -1
+                    if text in seen and seen[text] != parent_id:
+                        # a slideshow repeats captions in separate slides; identical steps in one list stay
                         found.append((el, "repeated-block", "the same text already appears earlier in the article"))
                         continue
-                    seen.add(text)
+                    seen.setdefault(text, parent_id)
         stack.extend(reversed([c for c in el.children if isinstance(c, Element)]))
     for el, pattern, reason in found:
         ctx.remove(el, TEXT, pattern, reason)
 
 
 LEAF_BREAKERS = frozenset({"p", "div", "section", "article", "ul", "ol", "li", "table", "blockquote", "pre", "figure",
+                           "figcaption",
                            "h1", "h2", "h3", "h4", "h5", "h6", "header", "footer", "main", "aside", "dl"})
+
+
+FIGURE = frozenset({"figure"})
+
+
+def all_caps_link_line(el: Element) -> bool:
+    """A paragraph made of one link to another page whose text is in capitals (inline related story)."""
+    links = [a for a in el.iter(include_self=False) if a.tag == "a" and a.get("href") and not a.get("href").startswith("#")]
+    if len(links) != 1:
+        return False
+    text = normalize_space(el.text())
+    if normalize_space(links[0].text()) != text or len(text.split()) < 3:
+        return False
+    letters = [ch for ch in text if ch.isalpha()]
+    return bool(letters) and sum(ch.isupper() for ch in letters) / len(letters) >= 0.8
 
 
 def _is_leaf_block(el: Element) -> bool:
