@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ..context import STRUCTURE, Context
-from ..dom import Element, Text
+from ..dom import Element, Text, normalize_space
 from ..rules import tokens_of
 
 PROTECT = "data-readwell-protected"
@@ -214,7 +214,7 @@ def normalize_figures(ctx: Context, root: Element) -> None:
     # <figcaption>: one form for renderers (plain text leaves captions to Markdown and HTML).
     for el in [e for e in root.iter() if e.tag in ("div", "p", "span", "small", "cite")]:
         toks = tokens_of(el.get("class"))
-        if toks & CAPTION_TOKENS and len(el.text()) < 600 and _near_media(el):
+        if toks & CAPTION_TOKENS and len(normalize_space(el.text())) < 600 and _near_media(el):
             el.tag = "figcaption"
     for fig in [e for e in root.iter() if e.tag == "figure"]:
         has_media = any(e.tag in ("img", "picture", "video", "svg", "table", "pre") for e in fig.iter(include_self=False))
