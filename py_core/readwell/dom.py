@@ -20,6 +20,8 @@ MATH_NS = "math"
 
 MAX_DEPTH = 180
 
+NON_TEXT = frozenset({"script", "style"})
+
 VOID = frozenset(
     "area base br col embed hr img input link meta param source track wbr".split()
 )
@@ -137,8 +139,17 @@ class Element(Node):
         return sum(1 for _ in self.ancestors())
 
     def text(self) -> str:
-        """Concatenated text of all descendant text nodes."""
-        return "".join(n.data for n in self.iter_nodes() if isinstance(n, Text))
+        """Concatenated text of descendant text nodes, except inside ``<script>``/``<style>`` below self
+        (their "text" is code: counting it would make an ad slot's script look like prose)."""
+        out: list[str] = []
+        stack: list[Node] = [self]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, Text):
+                out.append(n.data)
+            elif isinstance(n, Element) and (n is self or n.tag not in NON_TEXT):
+                stack.extend(reversed(n.children))
+        return "".join(out)
 
     def index_in_parent(self) -> int:
         return self.parent.children.index(self) if self.parent is not None else 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .dom import Element, Text
+from .dom import NON_TEXT, Element, Text
 from .textstats import clause_marks, text_units
 
 
@@ -37,6 +37,9 @@ def measure(root: Element) -> dict[int, Stat]:
     for el in reversed(order):  # children before parents
         s = Stat()
         in_link = el.tag == "a" and bool(el.attrs.get("href"))
+        if el.tag in NON_TEXT:
+            stats[el.nid] = s  # code, not text: contributes nothing to its ancestors
+            continue
         for c in el.children:
             if isinstance(c, Text):
                 u = text_units(c.data)

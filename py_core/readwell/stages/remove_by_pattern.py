@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..context import TEXT, Context
-from ..dom import Element, normalize_space
+from ..dom import Element, Text, normalize_space
 from ..metadata import normalize_date
 from ..rules import BOILERPLATE_TEXT, BYLINE_TEXT, MAX_PATTERN_BLOCK
 
@@ -137,5 +137,10 @@ def _standalone(el: Element) -> bool:
         par = el.parent
         if par is None:
             return False
-        return normalize_space(par.text()) == normalize_space(el.text())
+        if normalize_space(par.text()) == normalize_space(el.text()):
+            return True
+        # A label between blocks (a gallery counter beside an image and a caption), not a phrase in prose:
+        # the parent has no text of its own and holds blocks.
+        own_text = any(isinstance(c, Text) and c.data.strip() for c in par.children)
+        return not own_text and _has_block_kids(par)
     return True
