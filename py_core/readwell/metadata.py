@@ -8,6 +8,7 @@ their own dates and authors. Every value is a plain string; escaping happens whe
 
 from __future__ import annotations
 
+import html as html_lib
 import json
 import re
 from datetime import UTC, datetime
@@ -89,7 +90,7 @@ def jsonld_article(doc: Document) -> dict[str, Any] | None:
 
 def _str(v: Any) -> str:
     if isinstance(v, str):
-        return normalize_space(v)
+        return normalize_space(unescape_once(v))
     if isinstance(v, int | float) and not isinstance(v, bool):
         return str(v)
     return ""
@@ -119,6 +120,15 @@ def _image_url(v: Any) -> str:
 
 
 # --- meta tags -------------------------------------------------------------------------------------------
+_ENTITY = re.compile(r"&(#\d{2,7}|#x[0-9a-fA-F]{2,6}|[a-zA-Z]{2,10});")
+
+
+def unescape_once(s: str) -> str:
+    """Meta values are often double-escaped (``&amp;#163;``): decode one more level. Values stay plain
+    strings and are escaped again wherever they are rendered."""
+    return html_lib.unescape(s) if _ENTITY.search(s) else s
+
+
 def meta_map(doc: Document) -> dict[str, str]:
     """First value of each ``<meta>`` keyed by lower-cased property/name/itemprop/http-equiv."""
     out: dict[str, str] = {}
@@ -131,7 +141,7 @@ def meta_map(doc: Document) -> dict[str, str]:
         for key in ("property", "name", "itemprop", "http-equiv"):
             k = m.get(key).strip().lower()
             if k and k not in out:
-                out[k] = normalize_space(content)
+                out[k] = normalize_space(unescape_once(content))
     return out
 
 

@@ -93,6 +93,16 @@ BOILERPLATE_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^(advertisement|advert|anzeige|publicidad|publicité|sponsored( content)?|story continues below( advertisement)?|ad)$", "advertisement label"),
         (r"^(see more|don'?t miss|also on [\w.]+|also read|read also|more on this|related stories|watch|listen)\s*[:»›]?\s*.{0,160}$", "related-story prompt"),
         (r"^like this (story|article|post)\?.{0,80}$", "share prompt"),
+        (r"^\(?(leggi anche|lesen sie auch|mehr zum thema|lire aussi|à lire aussi|leia também|veja também|"
+         r"lea también|vea también|lees ook|czytaj też|читайте также)\b.{0,200}$", "read-more prompt"),
+        (r"^(have a (news )?tip|write to|reach the (reporter|writer|author)s?|contact the (reporter|writer|author))\b.{0,200}$",
+         "author contact line"),
+        (r"^follow (us|@?[\w.]+|the [\w\s.]{1,40}?)( on| at)? (facebook|twitter|instagram|linkedin|youtube|tiktok|x)\b.{0,160}$",
+         "social follow prompt"),
+        (r"^(subscribe to|join) (our|the)\b.{0,200}$", "subscription ask"),
+        (r"^(citation|disclaimer)\s*:.{0,400}$", "citation or disclaimer boilerplate"),
+        (r"^this (document|article|material|story|content) (is subject to copyright|may not be (re)?published)\b.{0,300}$",
+         "copyright notice"),
         (r"^(leave a (comment|reply)|comments?|\d+ comments?|add a comment|post a comment)$", "comment prompt"),
         (r"^(skip to (main )?content|back to top|print( this)?( article| page)?|email( this)?( article)?)$", "page tool"),
         (r"^(loading|loading\.\.\.|loading…)$", "loading placeholder"),
@@ -105,7 +115,7 @@ BOILERPLATE_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^(this (article|story|post) (was|is) (originally )?(published|updated)|updated|published)\b.{0,60}$", "date line"),
     )
 )
-MAX_PATTERN_BLOCK = 260  # characters: longer blocks are prose, never boilerplate by pattern
+MAX_PATTERN_BLOCK = 420  # characters: longer blocks are prose, never boilerplate by pattern
 
 # Promotional text with low link density (Readability keeps it): commercial imperatives in a short block.
 PROMO_TEXT = re.compile(

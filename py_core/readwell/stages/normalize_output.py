@@ -42,6 +42,11 @@ def run(ctx: Context) -> None:
             if h.parent is not None and _near_top(root, h) and same_title(normalize_space(h.text()), title):
                 ctx.remove(h, STRUCTURE, "duplicate-title", "heading repeats the article title")
                 break
+    # 2b. the headline: an <h1> before any article text is the page's headline (the result carries the
+    # title; sites often word the <h1> differently from og:title)
+    first_h1 = next((e for e in root.iter(include_self=False) if e.tag == "h1"), None)
+    if first_h1 is not None and first_h1.parent is not None and _near_top(root, first_h1, limit=1):
+        ctx.remove(first_h1, STRUCTURE, "headline", "headline at the top of the article (carried as the title)")
     # 3. layout tables: cells become blocks
     for t in [e for e in root.iter() if e.tag == "table" and e.get("data-readwell-table") == "layout"]:
         if t.parent is None:
@@ -87,11 +92,12 @@ def same_title(text: str, title: str) -> bool:
     return bool(wa and wb) and len(wa & wb) / len(wa | wb) >= 0.6
 
 
-def _near_top(root: Element, h: Element) -> bool:
+def _near_top(root: Element, h: Element, limit: int = 200) -> bool:
+    """Fewer than ``limit`` characters of text before ``h`` in the root."""
     before = 0
     for e in root.iter_nodes():
         if e is h:
-            return before < 200
+            return before < limit
         if isinstance(e, Text):
             before += len(e.data.strip())
     return False
