@@ -52,6 +52,7 @@ EXACT_SELECTORS: tuple[tuple[str, str], ...] = (
     ("select", "form control"),
     ("textarea", "form control"),
     ("[itemprop=comment]", "schema.org comment"),
+    ("footer", "<footer> of the article or page (tags, author box, comment policy)"),
     ("[data-ad-slot]", "ad slot"),
     ("ins.adsbygoogle", "ad slot"),
 )
@@ -71,6 +72,7 @@ PARTIAL_PATTERNS: tuple[tuple[frozenset[str], str, str], ...] = (
     (frozenset({"sidebar", "widget", "widgets"}), "unless-prose", "sidebar widget"),
     (frozenset({"print", "toolbar", "tools"}), "unless-prose", "page tools"),
     (frozenset({"skip", "skiplink", "skiplinks"}), "always", "skip link"),
+    (frozenset({"ticker", "newsticker", "breakingnews", "marquee"}), "always", "news ticker"),
     (frozenset({"author", "bio", "authorbox", "authorbio", "aboutauthor"}), "bio-box", "author bio box"),
     (frozenset({"tags", "tagcloud", "taglist", "categories"}), "unless-prose", "tag list"),
     (frozenset({"footer", "masthead", "header"}), "outside-root-top", "page header or footer"),

@@ -50,7 +50,7 @@ def teaser_group(el: Element, stats: dict[int, Stat]) -> str | None:
     cards = [k for k in kids if _signature(k) == sig]
     for k in cards:
         s = stats.get(k.nid)
-        if s is None or s.units >= 300 or not _led_by_link(k):
+        if s is None or s.units >= 800 or not _led_by_link(k):
             return None
     return f"teaser group: {count} similar items, each led by a link"
 
