@@ -215,6 +215,9 @@ def find_root(body: Element) -> tuple[Element | None, dict[int, Stat], dict[int,
             break
         last = ps
         parent = parent.parent
+    # Chunked articles repeat the body container's class for every chunk: take the common ancestor of the
+    # chunks that carry real text (each at least a fifth of the best one's score).
+    top = _join_chunks(top, scores, elements)
     # The article is split across sibling blocks (sections): climb while the candidate holds well under the
     # parent's prose (prose = paragraph text outside unlikely blocks, weighted by 1 - link density).
     prose = stats_prose
@@ -232,6 +235,24 @@ def find_root(body: Element) -> tuple[Element | None, dict[int, Stat], dict[int,
         top = top.parent
     joined = _siblings_to_join(top, scores, stats)
     return top, stats, scores, joined
+
+
+def _join_chunks(top: Element, scores: dict[int, float], elements: dict[int, Element]) -> Element:
+    cls = top.get("class").strip()
+    if not cls:
+        return top
+    floor = 0.2 * scores.get(top.nid, 0.0)
+    chunks = [e for n, e in elements.items() if e is not top and e.tag == top.tag and e.get("class").strip() == cls
+              and scores[n] >= floor]
+    if not chunks:
+        return top
+    mine = [top, *top.ancestors()]
+    common = top
+    for c in chunks:
+        theirs = {id(a) for a in (c, *c.ancestors())}
+        common = next((a for a in mine if id(a) in theirs), common)
+        mine = [a for a in mine if id(a) in theirs] or mine
+    return common if common.tag not in ("body", "html", "#document") else top
 
 
 def _siblings_to_join(top: Element, scores: dict[int, float], stats: dict[int, Stat]) -> set[int]:
