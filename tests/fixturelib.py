@@ -1,6 +1,6 @@
 """Fixture loading shared by every runtime's tests: ``fixtures/<category>--<slug>.html`` whose first line is
-``<!-- readwell-fixture: {JSON} -->`` (url, options, keep, drop, expect), with expected ``.json``/``.md``
-beside it."""
+``<!-- readwell-fixture: {JSON} -->`` (url, options, keep, drop, expect, text_absent), with expected
+``.json``/``.md`` beside it. keep/drop phrases are checked on the Markdown; text_absent on the plain text."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ class Fixture:
     keep: list[str] = field(default_factory=list)
     drop: list[str] = field(default_factory=list)
     expect: dict[str, Any] = field(default_factory=dict)
+    text_absent: list[str] = field(default_factory=list)  # in Markdown (captions) but not in plain text
 
     @property
     def json_path(self) -> Path:
@@ -44,7 +45,7 @@ def load(path: Path) -> Fixture:
         raise ValueError(f"{path.name}: first line must be <!-- readwell-fixture: {{...}} -->")
     meta = json.loads(m.group(1).decode("utf-8"))
     return Fixture(path.stem, path, data, meta.get("url"), meta.get("options") or {}, meta.get("keep") or [],
-                   meta.get("drop") or [], meta.get("expect") or {})
+                   meta.get("drop") or [], meta.get("expect") or {}, meta.get("text_absent") or [])
 
 
 def all_fixtures(category: str | None = None) -> list[Fixture]:

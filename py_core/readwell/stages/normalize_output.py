@@ -21,8 +21,13 @@ UNWRAP_TAGS = frozenset({"font", "center", "span", "main", "article", "section",
                          "hgroup", "big", "small", "u"})
 
 
+BREAKS = frozenset({"br", "wbr"})
+
+
 def _has_media(el: Element) -> bool:
-    return any(e.tag in MEDIA for e in el.iter(include_self=False)) or el.tag in MEDIA
+    """Media or table structure inside: an element of only line breaks is still empty."""
+    return any(e.tag in MEDIA and e.tag not in BREAKS for e in el.iter(include_self=False)) or (
+        el.tag in MEDIA and el.tag not in BREAKS)
 
 
 def run(ctx: Context) -> None:
