@@ -3,19 +3,24 @@ PYTHON ?= python3
 EXAMPLE ?= fixtures/core--news-article-basic.html
 EXAMPLE_URL ?= https://example.org/news/river-health
 
-.PHONY: setup example build test check lint bench bench-engine fixtures clean
+.PHONY: setup example build test check lint bench bench-engine bench-extension fixtures clean
 
 setup:            ## install everything (Debian chromium, pip -e .[test], npm ci); idempotent
 	bash build_scripts/setup.sh
 
-example: setup    ## the main job on the bundled example page: out/article.md and out/article.json
+example: setup build ## the main job on the bundled example page: CLI (out/article.md, .json) and extension (out/extension/)
 	mkdir -p out
 	readwell extract $(EXAMPLE) --url $(EXAMPLE_URL) --format markdown --front-matter -o out/article.md
 	readwell extract $(EXAMPLE) --url $(EXAMPLE_URL) --format json -o out/article.json
 	@echo "wrote out/article.md and out/article.json"
+	$(PYTHON) build_scripts/run_example.py $(EXAMPLE) --out out/extension
 
-build:            ## the Pyodide engine bundle in build/engine/
+build:            ## the Pyodide engine bundle (build/engine/), then the unpacked extension (build/extension/)
 	node build_scripts/build_engine.mjs
+	node build_scripts/build_extension.mjs
+
+bench-extension:  ## reader-view speed in headless Chromium (cold/warm, longest main-thread task) vs Readability.js
+	$(PYTHON) build_scripts/bench_extension.py
 
 test: lint        ## all tests (CPython, Pyodide in Node, Chromium)
 	$(PYTHON) -m pytest -q

@@ -289,12 +289,17 @@ def body_byline(doc: Document, root: Element | None) -> str | None:
 
 
 def clean_byline(text: str) -> str | None:
+    """'By A. Writer, 5 March 2024 | Staff' → 'A. Writer': the prefix, dates and trailing roles go."""
     t = normalize_space(text)
     m = BYLINE_TEXT.match(t)
     if m:
         t = m.group(2)
-    t = re.split(r"\s+[|•·]\s+|\s+(?:on|updated|published)\s+(?=\w+\s+\d)|,\s*(?=\w+\s+\d{1,2},?\s+\d{4})", t, maxsplit=1)[0]
-    t = t.strip(" ,;:-–—|")
+    t = re.split(r"\s+[|•·]\s+|\s+(?:on|updated|published)\s+(?=\w+\s+\d)", t, maxsplit=1)[0]
+    parts = [p.strip() for p in t.split(",")]
+    while len(parts) > 1 and (normalize_date(parts[-1]) or normalize_date(", ".join(parts[-2:]))
+                              or re.search(r"\d", parts[-1])):
+        parts.pop()  # "…, 5 March 2024" / "…, March 5, 2024" / "…, 10:00"
+    t = ", ".join(parts).strip(" ,;:-–—|")
     return t or None
 
 

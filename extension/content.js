@@ -1,0 +1,106 @@
+// Content-script entry: message router between the service worker and the page-side modules (snapshot,
+// reader, overlay). Extraction = one snapshot of the live DOM here, Python on the extension origin (offscreen
+// document, see extension/README.md for why), result back here. Injected on demand by the service worker.
+(() => {
+  const RW = (globalThis.__readwell = globalThis.__readwell || {});
+  if (RW.content) return;
+
+  const PY_OPTIONS = ['selector', 'disable', 'front_matter', 'debug', 'min_article_chars', 'char_threshold'];
+  const TIMEOUT_MS = 90000;
+
+  const withTimeout = (promise, ms, what) => Promise.race([promise,
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`readwell: ${what} timed out after ${ms} ms`)), ms))]);
+
+  async function siteRoot() {
+    try {
+      const got = await chrome.storage.local.get('siteRoots');
+      return (got.siteRoots || {})[location.host] || null;
+    } catch (_) { return null; }
+  }
+
+  // Optional: Pyodide in this content script (options.engine === 'page'), used by the benchmark to measure
+  // what the page pays for it. Probes WebAssembly first (a strict page CSP blocks it and loadPyodide would hang).
+  let pageEngine = null;
+  function wasmAllowed() {
+    try { new WebAssembly.Module(Uint8Array.of(0, 97, 115, 109, 1, 0, 0, 0)); return true; } catch (_) { return false; }
+  }
+  function loadPageEngine() {
+    if (!pageEngine) {
+      pageEngine = wasmAllowed()
+        ? withTimeout(import(chrome.runtime.getURL('engine/engine.mjs')).then((m) => m.load()), 30000, 'page engine load')
+        : Promise.reject(new Error('WebAssembly blocked by the page CSP'));
+      pageEngine.catch(() => {});
+    }
+    return pageEngine;
+  }
+
+  /** Snapshot the page and run readwell on it. Returns { result, nodes, snapshotMs, engine }. */
+  async function extractHere(options = {}) {
+    const pyOpts = { url: location.href };
+    for (const k of PY_OPTIONS) if (options[k] !== undefined && options[k] !== null) pyOpts[k] = options[k];
+    if (!pyOpts.selector && options.useSiteRoot !== false) {
+      const sel = await siteRoot();
+      if (sel) pyOpts.selector = sel;
+    }
+    const snap = RW.snapshot();
+    let json = null;
+    let engine = 'offscreen';
+    if (options.engine === 'page') {
+      try {
+        const eng = await loadPageEngine();
+        json = eng.call('extract_snapshot_json', snap.json, JSON.stringify(pyOpts));
+        engine = 'page';
+      } catch (err) {
+        engine = `offscreen (page engine: ${err.message})`;
+      }
+    }
+    if (json === null) {
+      const reply = await withTimeout(chrome.runtime.sendMessage({ cmd: 'engine-extract', snapshot: snap.json,
+        options: JSON.stringify(pyOpts) }), TIMEOUT_MS, 'extraction');
+      if (!reply || reply.error) throw new Error((reply && reply.error) || 'no reply from the engine');
+      json = reply.json;
+    }
+    return { result: JSON.parse(json), nodes: snap.nodes, snapshotMs: snap.ms, nodeCount: snap.count, engine };
+  }
+
+  const actions = {
+    save: (format) => chrome.runtime.sendMessage({ cmd: 'save', format }),
+    overlay: () => toggleOverlay({}),
+  };
+
+  async function toggleReader(msg) {
+    if (RW.reader.isOpen() && msg.force !== true) { RW.reader.hide(); return { open: false }; }
+    RW.overlay.hide();
+    const t0 = performance.now();
+    const { result, snapshotMs, engine } = await extractHere(msg.options || {});
+    const shown = await RW.reader.show(result, msg.css, actions);
+    return { open: true, found: shown.found, title: result.title, ms: performance.now() - t0, snapshotMs, engine };
+  }
+
+  async function toggleOverlay(options) {
+    if (RW.overlay.isOpen()) { RW.overlay.hide(); return { open: false }; }
+    RW.reader.hide();
+    return RW.overlay.show(extractHere, options || {});
+  }
+
+  const handlers = {
+    ping: async () => ({ ok: true }),
+    extract: async (msg) => {
+      const { result, snapshotMs, nodeCount, engine } = await extractHere(msg.options || {});
+      return { result, snapshotMs, nodeCount, engine };
+    },
+    reader: toggleReader,
+    overlay: async (msg) => toggleOverlay(msg.options),
+    state: async () => ({ reader: RW.reader.isOpen(), overlay: RW.overlay.isOpen() }),
+    close: async () => ({ reader: RW.reader.hide(), overlay: RW.overlay.hide() }),
+  };
+
+  chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
+    const h = msg && msg.to === 'content' && handlers[msg.cmd];
+    if (!h) return false;
+    h(msg).then((value) => sendResponse({ value }), (err) => sendResponse({ error: String((err && err.message) || err) }));
+    return true;
+  });
+
+  RW.content = { extractHere };
+})();

@@ -1,0 +1,35 @@
+// Saved-file helpers for the service worker: names that are safe on Windows, macOS and Linux, the YAML
+// "saved" field, and data: URLs (the service worker has no URL.createObjectURL).
+const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
+
+/** A file name from the page title: no path separators, reserved characters, control characters, trailing
+ * dots or spaces, Windows device names; at most ~120 characters; never empty. */
+export function safeFilename(title, ext) {
+  let name = String(title || '')
+    .normalize('NFC')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g, '')
+    .replace(/[<>:"/\\|?*~]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^[.\s]+|[.\s]+$/g, '');
+  // Cut on a code point boundary, then trim again (a cut may leave a trailing dot or space).
+  const cps = Array.from(name);
+  if (cps.length > 120) name = cps.slice(0, 120).join('').replace(/[.\s]+$/g, '');
+  if (!name || RESERVED.test(name.split('.')[0])) name = name ? `${name} article` : 'article';
+  return `${name}.${ext}`;
+}
+
+/** Add `saved: "<ISO time>"` to readwell's YAML front matter (which always opens the Markdown). */
+export function addSavedAt(markdown, isoTime) {
+  if (!markdown.startsWith('---\n')) return `---\nsaved: ${JSON.stringify(isoTime)}\n---\n\n${markdown}`;
+  const end = markdown.indexOf('\n---\n', 3);
+  if (end < 0) return markdown;
+  return `${markdown.slice(0, end)}\nsaved: ${JSON.stringify(isoTime)}${markdown.slice(end)}`;
+}
+
+export function dataUrl(text, mime) {
+  const bytes = new TextEncoder().encode(text);
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  return `data:${mime};charset=utf-8;base64,${btoa(bin)}`;
+}

@@ -1,0 +1,105 @@
+// Offscreen document (extension origin, CSP script-src 'self' 'wasm-unsafe-eval'): hosts the one Pyodide
+// engine for every tab, and builds the self-contained HTML file (it has a DOM; the service worker has not).
+import { load } from './engine/engine.mjs';
+
+const RW = globalThis.__readwell;
+const IMAGE_TIMEOUT_MS = 15000;
+const MAX_EMBED_BYTES = 40 * 1024 * 1024;
+
+async function extract(snapshot, optionsJson) {
+  const engine = await load();
+  const t0 = performance.now();
+  const json = engine.call('extract_snapshot_json', snapshot, optionsJson);
+  return { json, ms: performance.now() - t0, loadMs: engine.loadMs, fromSnapshot: engine.fromSnapshot };
+}
+
+function blobToDataUrl(blob) {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(r.result);
+    r.onerror = () => reject(r.error);
+    r.readAsDataURL(blob);
+  });
+}
+
+async function embed(url, budget) {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), IMAGE_TIMEOUT_MS);
+  try {
+    const res = await fetch(url, { signal: ctl.signal, credentials: 'omit', referrerPolicy: 'no-referrer' });
+    if (!res.ok) return null;
+    const blob = await res.blob();
+    const type = (blob.type || res.headers.get('content-type') || '').split(';')[0].trim().toLowerCase();
+    if (!/^image\/(png|gif|jpe?g|webp|avif|bmp)$/.test(type) || blob.size > budget.left) return null;
+    budget.left -= blob.size;
+    const data = await blobToDataUrl(new Blob([blob], { type }));
+    return data.startsWith(`data:${type};`) ? data : null;
+  } catch (_) {
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The reader layout as one HTML file: sanitized article, our CSS, images as data: URLs, a CSP that forbids
+ * scripts and remote loads. */
+async function buildHtml(result, css, savedAt) {
+  const doc = document.implementation.createHTMLDocument('');
+  const add = (parent, tag, attrs = {}, text = null) => {
+    const n = doc.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+    if (text !== null) n.textContent = text;
+    parent.appendChild(n);
+    return n;
+  };
+  doc.head.replaceChildren();
+  add(doc.head, 'meta', { charset: 'utf-8' });
+  add(doc.head, 'meta', { 'http-equiv': 'Content-Security-Policy',
+    content: "default-src 'none'; img-src data:; style-src 'unsafe-inline'" });
+  add(doc.head, 'meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' });
+  add(doc.head, 'title', {}, result.title || 'Article');
+  add(doc.head, 'style', {}, css);
+  const root = add(doc.body, 'div', { class: 'rw-root rw-file', 'data-theme': 'auto', 'data-font': 'serif',
+    'data-width': 'medium' });
+  const page = RW.reader.buildPage(result, doc);
+  root.appendChild(page);
+  const source = result.canonical_url || result.url;
+  if (source && RW.safeDom.safeUrl(source, false) && /^https?:/i.test(source)) {
+    const foot = add(page, 'footer', { class: 'rw-meta' });
+    foot.appendChild(doc.createTextNode('Saved from '));
+    add(foot, 'a', { href: source, rel: 'noopener noreferrer' }, source);
+    foot.appendChild(doc.createTextNode(` on ${savedAt}`));
+  }
+  for (const s of Array.from(doc.querySelectorAll('picture source, source'))) s.remove();
+  const budget = { left: MAX_EMBED_BYTES };
+  const imgs = Array.from(doc.querySelectorAll('img'));
+  let embedded = 0;
+  await Promise.all(imgs.map(async (img) => {
+    img.removeAttribute('srcset');
+    const src = img.getAttribute('src') || '';
+    if (/^data:/i.test(src)) { embedded++; return; }
+    const data = /^https?:/i.test(src) ? await embed(src, budget) : null;
+    if (data) { img.setAttribute('src', data); embedded++; } else {
+      img.removeAttribute('src'); // nothing remote in a self-contained file; alt text stays
+    }
+  }));
+  const lang = page.getAttribute('lang');
+  if (lang) doc.documentElement.setAttribute('lang', lang);
+  const dir = page.getAttribute('dir');
+  if (dir) doc.documentElement.setAttribute('dir', dir);
+  return { html: `<!DOCTYPE html>\n${doc.documentElement.outerHTML}\n`, images: imgs.length, embedded };
+}
+
+const handlers = {
+  warm: async () => { const e = await load(); return { loadMs: e.loadMs, fromSnapshot: e.fromSnapshot }; },
+  extract: (msg) => extract(msg.snapshot, msg.options),
+  'build-html': (msg) => buildHtml(msg.result, msg.css, msg.savedAt),
+};
+
+chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
+  const h = msg && msg.target === 'offscreen' && handlers[msg.cmd];
+  if (!h) return false;
+  Promise.resolve().then(() => h(msg)).then((value) => sendResponse({ value }),
+    (err) => sendResponse({ error: String((err && err.stack) || err) }));
+  return true;
+});

@@ -1,0 +1,274 @@
+// Debug overlay (content script): the chosen root outlined, every removed element boxed and coloured by stage
+// (tooltip: stage, rule, reason, text), a panel grouped by stage with counts and timings, per-stage switches
+// that rerun without that stage and show gained/lost text, and click-to-choose root (remembered per site).
+// One zero-size absolutely positioned host on <html>: no layout shift; closing removes it and every listener.
+(() => {
+  const RW = (globalThis.__readwell = globalThis.__readwell || {});
+  if (RW.overlay) return;
+
+  const COLORS = ['#e8710a', '#1a73e8', '#188038', '#d01884', '#9334e6', '#c5221f', '#12b5cb', '#f9ab00',
+    '#5f6368', '#7cb342', '#795548', '#ff5722', '#3949ab'];
+  const CSS = `
+    :host { all: initial; }
+    .box { position: absolute; box-sizing: border-box; border: 2px dashed var(--c); background: color-mix(in srgb, var(--c) 12%, transparent); pointer-events: auto; }
+    .box[data-empty] { display: none; }
+    .root { position: absolute; box-sizing: border-box; outline: 3px solid #188038; outline-offset: 2px; pointer-events: none; }
+    .pick { position: absolute; box-sizing: border-box; border: 2px solid #d01884; background: rgba(208,24,132,.08); pointer-events: none; }
+    .picking .box { pointer-events: none; }
+    .panel { position: fixed; right: 12px; bottom: 12px; width: 380px; max-height: 62vh; overflow: auto; pointer-events: auto;
+      background: #fff; color: #202124; border: 1px solid #dadce0; border-radius: 8px; box-shadow: 0 4px 16px rgba(0,0,0,.2);
+      font: 12px/1.4 system-ui, sans-serif; padding: 8px 10px; z-index: 2; }
+    .panel h2 { font-size: 13px; margin: 0 0 6px; }
+    .panel button { font: inherit; padding: 2px 8px; margin: 0 4px 4px 0; cursor: pointer; }
+    .row { display: flex; gap: 6px; align-items: center; }
+    .sw { width: 10px; height: 10px; border-radius: 2px; background: var(--c); flex: none; }
+    .row .n { margin-left: auto; color: #5f6368; font-variant-numeric: tabular-nums; }
+    details { margin: 2px 0 2px 22px; }
+    summary { cursor: pointer; color: #5f6368; }
+    li { margin: 2px 0; word-break: break-word; }
+    .diff { border-top: 1px solid #dadce0; margin-top: 6px; padding-top: 6px; }
+    .gain { color: #188038; } .lost { color: #c5221f; }
+    .muted { color: #5f6368; }
+    :focus-visible { outline: 2px solid #1a73e8; }
+  `;
+  let state = null;
+
+  const mk = (tag, props = {}, ...kids) => {
+    const n = document.createElement(tag);
+    for (const [k, v] of Object.entries(props)) {
+      if (v == null) continue;
+      if (k === 'text') n.textContent = v;
+      else if (k.startsWith('on')) n.addEventListener(k.slice(2), v);
+      else n.setAttribute(k, v);
+    }
+    for (const c of kids) if (c) n.appendChild(c);
+    return n;
+  };
+
+  function docRect(el) {
+    const r = el.getBoundingClientRect();
+    return { x: r.left + window.scrollX, y: r.top + window.scrollY, w: r.width, h: r.height };
+  }
+
+  /** A CSS selector that finds `el` again on this page (id, else a nth-of-type path). */
+  function selectorFor(el) {
+    const parts = [];
+    let cur = el;
+    while (cur && cur.nodeType === 1 && cur !== document.documentElement) {
+      // ids as [id="..."]: readwell's selector engine has no CSS escapes; skip ids it could not express
+      if (cur.id && !/["\\\n]/.test(cur.id)) {
+        const byId = `[id="${cur.id}"]`;
+        if (document.querySelectorAll(byId).length === 1) {
+          parts.unshift(byId);
+          return parts.join(' > ');
+        }
+      }
+      let seg = cur.localName;
+      const parent = cur.parentElement;
+      if (parent) {
+        const same = Array.from(parent.children).filter((c) => c.localName === cur.localName);
+        if (same.length > 1) seg += `:nth-of-type(${same.indexOf(cur) + 1})`;
+      }
+      parts.unshift(seg);
+      cur = parent;
+    }
+    parts.unshift('html');
+    return parts.join(' > ');
+  }
+
+  function stageNames(result) {
+    const skip = new Set(['parse', 'readerable', 'pipeline', 'sanitize', 'render', 'total']);
+    const names = Object.keys(result.timings || {}).filter((k) => !skip.has(k));
+    for (const r of result.removals || []) if (!names.includes(r.stage)) names.push(r.stage);
+    return names;
+  }
+
+  function lines(text) {
+    return new Set((text || '').split(/\n+/).map((s) => s.trim()).filter(Boolean));
+  }
+
+  function draw() {
+    const { layer, result, nodes, names } = state;
+    layer.replaceChildren();
+    const color = (stage) => COLORS[Math.max(0, names.indexOf(stage)) % COLORS.length];
+    for (const r of result.removals || []) {
+      const target = nodes.get(r.node_id);
+      if (!target || !target.isConnected || target.nodeType !== 1) continue;
+      const b = docRect(target);
+      const box = mk('div', { class: 'box', 'data-readwell-removal': r.stage, 'data-node-id': String(r.node_id),
+        title: `${r.stage} · ${r.kind}${r.rule ? ` · ${r.rule}` : ''}\n${r.reason || ''}${r.text ? `\n“${r.text}”` : ''}` });
+      box.style.setProperty('--c', color(r.stage));
+      if (b.w === 0 && b.h === 0) box.setAttribute('data-empty', '');
+      box.style.left = `${b.x}px`; box.style.top = `${b.y}px`;
+      box.style.width = `${b.w}px`; box.style.height = `${b.h}px`;
+      layer.appendChild(box);
+    }
+    let rootEl = null;
+    try { rootEl = result.root ? document.querySelector(result.root) : null; } catch (_) { rootEl = null; }
+    if (rootEl) {
+      const b = docRect(rootEl);
+      const o = mk('div', { class: 'root', 'data-readwell-root': result.root });
+      o.style.left = `${b.x}px`; o.style.top = `${b.y}px`; o.style.width = `${b.w}px`; o.style.height = `${b.h}px`;
+      layer.appendChild(o);
+    }
+    drawPanel(color);
+  }
+
+  function drawPanel(color) {
+    const { panel, result, names, disabled, base } = state;
+    panel.replaceChildren();
+    const byStage = new Map(names.map((n) => [n, []]));
+    for (const r of result.removals || []) byStage.get(r.stage)?.push(r);
+    panel.appendChild(mk('h2', { text: 'Readwell debug' }));
+    panel.appendChild(mk('div', { class: 'muted', text: result.found ? `root: ${result.root || '(none)'}` : 'no article found' }));
+    const bar = mk('div', {},
+      mk('button', { type: 'button', text: state.picking ? 'Picking… (Esc)' : 'Pick root', onclick: startPick }),
+      state.siteRoot ? mk('button', { type: 'button', text: 'Forget site root', onclick: forgetRoot }) : null,
+      mk('button', { type: 'button', text: 'Close', onclick: () => hide() }));
+    panel.appendChild(bar);
+    for (const name of names) {
+      const entries = byStage.get(name) || [];
+      const ms = result.timings && result.timings[name];
+      const cb = mk('input', { type: 'checkbox', 'aria-label': `Run stage ${name}`, 'data-stage': name,
+        onchange: (e) => toggleStage(name, e.target.checked) });
+      cb.checked = !disabled.has(name);
+      const row = mk('label', { class: 'row' }, cb, mk('span', { class: 'sw' }), mk('span', { text: name }),
+        mk('span', { class: 'n', text: `${entries.length} · ${ms != null ? ms.toFixed(1) : '–'} ms` }));
+      row.querySelector('.sw').style.setProperty('--c', color(name));
+      panel.appendChild(row);
+      if (entries.length) {
+        const list = mk('ol');
+        for (const r of entries.slice(0, 200)) {
+          list.appendChild(mk('li', { text: `${r.action} ${r.tag || ''} — ${r.kind}${r.rule ? ` ${r.rule}` : ''}: ${r.reason || ''}${r.text ? ` “${r.text}”` : ''}` }));
+        }
+        panel.appendChild(mk('details', {}, mk('summary', { text: `${entries.length} entries` }), list));
+      }
+    }
+    if (disabled.size && base) {
+      const before = lines(base.text), after = lines(result.text);
+      const gained = [...after].filter((l) => !before.has(l));
+      const lost = [...before].filter((l) => !after.has(l));
+      const diff = mk('div', { class: 'diff', 'data-readwell-diff': '' },
+        mk('div', { text: `Without ${[...disabled].join(', ')}: ${gained.length} lines gained, ${lost.length} lost` }));
+      const ul = mk('ul');
+      for (const l of gained.slice(0, 8)) ul.appendChild(mk('li', { class: 'gain', text: `+ ${l.slice(0, 160)}` }));
+      for (const l of lost.slice(0, 8)) ul.appendChild(mk('li', { class: 'lost', text: `− ${l.slice(0, 160)}` }));
+      diff.appendChild(ul);
+      panel.appendChild(diff);
+    }
+  }
+
+  async function rerun() {
+    const opts = { ...(state.options || {}), debug: true, disable: [...state.disabled] };
+    if (state.siteRoot) opts.selector = state.siteRoot;
+    const { result, nodes } = await state.extract(opts);
+    if (!state) return;
+    state.result = result;
+    state.nodes = nodes;
+    if (!state.disabled.size) state.base = result;
+    draw();
+  }
+
+  function toggleStage(name, on) {
+    if (on) state.disabled.delete(name); else state.disabled.add(name);
+    rerun();
+  }
+
+  function startPick() {
+    state.picking = true;
+    state.shadow.querySelector('.layer-wrap').classList.add('picking');
+    const hl = mk('div', { class: 'pick' });
+    state.layer.appendChild(hl);
+    const under = (e) => {
+      state.host.style.setProperty('display', 'none', 'important');
+      const t = document.elementFromPoint(e.clientX, e.clientY);
+      state.host.style.setProperty('display', 'block', 'important');
+      return t;
+    };
+    const move = (e) => {
+      const t = under(e);
+      if (!t) return;
+      const b = docRect(t);
+      hl.style.left = `${b.x}px`; hl.style.top = `${b.y}px`; hl.style.width = `${b.w}px`; hl.style.height = `${b.h}px`;
+    };
+    const click = async (e) => {
+      if (e.composedPath().includes(state.panel)) return;
+      e.preventDefault(); e.stopPropagation();
+      const t = under(e);
+      stopPick();
+      if (!t) return;
+      await choose(selectorFor(t));
+    };
+    const key = (e) => { if (e.key === 'Escape') { e.stopPropagation(); stopPick(); draw(); } };
+    state.pickListeners = [['mousemove', move], ['click', click], ['keydown', key]];
+    for (const [t, f] of state.pickListeners) window.addEventListener(t, f, true);
+    drawPanel((s) => COLORS[Math.max(0, state.names.indexOf(s)) % COLORS.length]);
+  }
+
+  function stopPick() {
+    if (!state) return;
+    for (const [t, f] of state.pickListeners || []) window.removeEventListener(t, f, true);
+    state.pickListeners = [];
+    state.picking = false;
+    state.shadow.querySelector('.layer-wrap')?.classList.remove('picking');
+  }
+
+  async function choose(selector) {
+    state.siteRoot = selector;
+    const got = await chrome.storage.local.get('siteRoots');
+    const roots = got.siteRoots || {};
+    roots[location.host] = selector;
+    await chrome.storage.local.set({ siteRoots: roots });
+    await rerun();
+  }
+
+  async function forgetRoot() {
+    const got = await chrome.storage.local.get('siteRoots');
+    const roots = got.siteRoots || {};
+    delete roots[location.host];
+    await chrome.storage.local.set({ siteRoots: roots });
+    state.siteRoot = null;
+    await rerun();
+  }
+
+  /** Open the overlay. extract(options) -> { result, nodes }; result is a debug extraction. */
+  async function show(extract, options = {}) {
+    hide();
+    const host = document.createElement('readwell-overlay');
+    for (const [k, v] of [['all', 'initial'], ['position', 'absolute'], ['top', '0'], ['left', '0'], ['width', '0'],
+      ['height', '0'], ['overflow', 'visible'], ['z-index', '2147483646'], ['display', 'block'], ['pointer-events', 'none']]) {
+      host.style.setProperty(k, v, 'important');
+    }
+    const shadow = host.attachShadow({ mode: 'open' });
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(CSS);
+    shadow.adoptedStyleSheets = [sheet];
+    const wrap = mk('div', { class: 'layer-wrap' });
+    const layer = mk('div', { class: 'layer' });
+    const panel = mk('div', { class: 'panel', role: 'region', 'aria-label': 'Readwell debug overlay' });
+    wrap.appendChild(layer);
+    shadow.append(wrap, panel);
+    const got = await chrome.storage.local.get('siteRoots').catch(() => ({}));
+    state = { host, shadow, layer, panel, extract, options, disabled: new Set(), base: null, picking: false,
+      siteRoot: options.selector ? null : ((got.siteRoots || {})[location.host] || null), names: [] };
+    const opts = { ...options, debug: true };
+    if (state.siteRoot) opts.selector = state.siteRoot;
+    const { result, nodes } = await extract(opts);
+    state.result = result; state.base = result; state.nodes = nodes;
+    state.names = stageNames(result);
+    document.documentElement.appendChild(host);
+    draw();
+    return { open: true, found: result.found, removals: (result.removals || []).length,
+      boxes: layer.querySelectorAll('[data-readwell-removal]').length };
+  }
+
+  function hide() {
+    if (!state) return false;
+    stopPick();
+    state.host.remove();
+    state = null;
+    return true;
+  }
+
+  RW.overlay = { show, hide, isOpen: () => !!state, selectorFor };
+})();

@@ -1,0 +1,155 @@
+// Reader view (content script): an isolated surface (a shadow root on one host element appended to <html>),
+// built with DOM APIs only. Opening adds exactly that host; closing removes it, so the page is restored exactly.
+(() => {
+  const RW = (globalThis.__readwell = globalThis.__readwell || {});
+  if (RW.reader) return;
+
+  const DEFAULTS = { theme: 'auto', fontSize: 19, width: 'medium', font: 'serif' };
+  let host = null;
+  let previousFocus = null;
+
+  const el = (tag, props = {}, ...kids) => {
+    const n = document.createElement(tag);
+    for (const [k, v] of Object.entries(props)) {
+      if (v == null) continue;
+      if (k === 'text') n.textContent = v;
+      else if (k.startsWith('on')) n.addEventListener(k.slice(2), v);
+      else n.setAttribute(k, v);
+    }
+    for (const c of kids) if (c) n.appendChild(c);
+    return n;
+  };
+
+  async function loadPrefs() {
+    try {
+      const got = await chrome.storage.local.get('readerPrefs');
+      return { ...DEFAULTS, ...(got.readerPrefs || {}) };
+    } catch (_) { return { ...DEFAULTS }; }
+  }
+  const savePrefs = (prefs) => chrome.storage.local.set({ readerPrefs: prefs }).catch(() => {});
+
+  function applyPrefs(root, prefs) {
+    root.dataset.theme = prefs.theme;
+    root.dataset.font = prefs.font;
+    root.dataset.width = prefs.width;
+    root.style.setProperty('--rw-font-size', `${prefs.fontSize}px`);
+  }
+
+  function select(label, value, options, onchange) {
+    const s = el('select', { 'aria-label': label, onchange: (e) => onchange(e.target.value) });
+    for (const [v, text] of options) {
+      const o = el('option', { value: v, text });
+      if (v === value) o.selected = true;
+      s.appendChild(o);
+    }
+    return el('label', {}, document.createTextNode(label), s);
+  }
+
+  function fmtDate(s) {
+    if (!s) return null;
+    const m = /^(\d{4}-\d{2}-\d{2})/.exec(s);
+    return m ? m[1] : s;
+  }
+
+  function makeHost(css) {
+    const h = document.createElement('readwell-reader');
+    h.style.setProperty('all', 'initial', 'important');
+    h.style.setProperty('position', 'fixed', 'important');
+    h.style.setProperty('inset', '0', 'important');
+    h.style.setProperty('z-index', '2147483647', 'important');
+    h.style.setProperty('display', 'block', 'important');
+    const shadow = h.attachShadow({ mode: 'open' });
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css || '');
+    shadow.adoptedStyleSheets = [sheet];
+    return [h, shadow];
+  }
+
+  /** Show the reader for `result` (readwell JSON). actions: { save(format), overlay() }. */
+  async function show(result, css, actions = {}) {
+    hide();
+    const prefs = await loadPrefs();
+    previousFocus = document.activeElement;
+    const [h, shadow] = makeHost(css);
+    const root = el('div', { class: 'rw-root', role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Reader view',
+      tabindex: '-1' });
+    applyPrefs(root, prefs);
+    const update = (k, v) => { prefs[k] = v; applyPrefs(root, prefs); savePrefs(prefs); };
+    const found = result && result.found;
+    const toolbar = el('div', { class: 'rw-toolbar', role: 'toolbar', 'aria-label': 'Reader settings' },
+      select('Theme', prefs.theme, [['auto', 'System'], ['light', 'Light'], ['dark', 'Dark'], ['sepia', 'Sepia']],
+        (v) => update('theme', v)),
+      el('button', { type: 'button', 'aria-label': 'Smaller text', text: 'A−',
+        onclick: () => update('fontSize', Math.max(12, prefs.fontSize - 1)) }),
+      el('button', { type: 'button', 'aria-label': 'Larger text', text: 'A+',
+        onclick: () => update('fontSize', Math.min(40, prefs.fontSize + 1)) }),
+      select('Width', prefs.width, [['narrow', 'Narrow'], ['medium', 'Medium'], ['wide', 'Wide']],
+        (v) => update('width', v)),
+      select('Font', prefs.font, [['serif', 'Serif'], ['sans', 'Sans']], (v) => update('font', v)),
+      el('span', { class: 'rw-spacer' }),
+      found ? el('button', { type: 'button', text: 'Save Markdown', onclick: () => actions.save && actions.save('markdown') }) : null,
+      found ? el('button', { type: 'button', text: 'Save HTML', onclick: () => actions.save && actions.save('html') }) : null,
+      el('button', { type: 'button', text: 'Debug overlay', onclick: () => { hide(); actions.overlay && actions.overlay(); } }),
+      el('button', { type: 'button', text: 'Close', 'aria-label': 'Close reader view (Escape)', onclick: hide }));
+    root.appendChild(toolbar);
+    if (found) {
+      root.appendChild(buildPage(result, document));
+    } else {
+      root.appendChild(el('div', { class: 'rw-empty', role: 'status' },
+        el('h1', { text: 'No article found' }),
+        el('p', { text: 'Readwell did not find a main article on this page. The debug overlay shows what was '
+          + 'considered and why it was removed; you can also pick the content root by hand there.' }),
+        el('button', { type: 'button', text: 'Show debug overlay', onclick: () => { hide(); actions.overlay && actions.overlay(); } })));
+    }
+    root.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') { e.stopPropagation(); hide(); }
+    });
+    shadow.appendChild(root);
+    document.documentElement.appendChild(h);
+    host = h;
+    root.focus({ preventScroll: true });
+    return { found: !!found };
+  }
+
+  /** The reader page (title, meta line, lead image, article) in `doc`; shared with the saved HTML. */
+  function buildPage(result, doc) {
+    const mk = (tag, props, ...kids) => {
+      const n = doc.createElement(tag);
+      for (const [k, v] of Object.entries(props || {})) {
+        if (v == null) continue;
+        if (k === 'text') n.textContent = v; else n.setAttribute(k, v);
+      }
+      for (const c of kids) if (c) n.appendChild(c);
+      return n;
+    };
+    const lang = result.lang && /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(result.lang) ? result.lang : null;
+    const dir = ['ltr', 'rtl', 'auto'].includes((result.dir || '').toLowerCase()) ? result.dir.toLowerCase() : null;
+    const page = mk('main', { class: 'rw-page', lang, dir });
+    const metaBits = [result.byline, result.site_name, fmtDate(result.published),
+      result.reading_minutes ? `${result.reading_minutes} min read` : null].filter(Boolean);
+    page.appendChild(mk('header', {},
+      mk('h1', { class: 'rw-title', text: result.title || '' }),
+      metaBits.length ? mk('p', { class: 'rw-meta' }, ...metaBits.map((t) => mk('span', { text: t }))) : null));
+    const lead = result.lead_image;
+    if (lead && /^https?:/i.test(lead) && RW.safeDom.safeUrl(lead, false) && !(result.content_html || '').includes(lead)) {
+      page.appendChild(mk('figure', { class: 'rw-lead' }, mk('img', { src: lead, alt: '' })));
+    }
+    const article = mk('article', { 'data-readwell': 'article', lang, dir });
+    article.appendChild(RW.safeDom.fragment(result.content_html || '', doc));
+    page.appendChild(article);
+    return page;
+  }
+
+  function hide() {
+    if (!host) return false;
+    host.remove();
+    host = null;
+    if (previousFocus && previousFocus.isConnected && previousFocus.focus) {
+      try { previousFocus.focus({ preventScroll: true }); } catch (_) { /* ignore */ }
+    }
+    previousFocus = null;
+    return true;
+  }
+
+  RW.reader = { show, hide, isOpen: () => !!host, buildPage };
+})();

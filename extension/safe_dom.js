@@ -1,0 +1,85 @@
+// Sanitized article HTML -> DOM nodes, without innerHTML: DOMParser gives an inert document (no scripts run,
+// nothing loads), and only allow-listed elements and attributes are copied into the target document with
+// createElement/setAttribute. Mirrors py_core/readwell/sanitize.py's allow-lists: Python already sanitized the
+// HTML; this is the extension's own defence, never the only one. Used by the reader view (content script)
+// and by the saved-HTML builder (offscreen document).
+(() => {
+  const RW = (globalThis.__readwell = globalThis.__readwell || {});
+  if (RW.safeDom) return;
+
+  const ALLOWED = new Set(`a abbr b bdi bdo blockquote br caption cite code col colgroup dd del details dfn div dl
+    dt em figcaption figure h1 h2 h3 h4 h5 h6 hr i img ins kbd li mark ol p picture pre q s samp small source span
+    strong sub summary sup table tbody td tfoot th thead time tr u ul var wbr`.split(/\s+/));
+  const DROP = new Set(`script style iframe object embed base meta form link frame frameset noscript template applet
+    input button select textarea option optgroup svg math canvas dialog head title noembed noframes xmp plaintext
+    param portal fencedframe audio video track map area`.split(/\s+/));
+  const GLOBAL = new Set(['lang', 'dir', 'title', 'data-callout', 'data-footnote', 'data-footnote-ref', 'data-tex',
+    'data-display']);
+  const TAG_ATTRS = {
+    a: ['href'], img: ['src', 'srcset', 'alt', 'width', 'height'], source: ['srcset', 'type', 'media'],
+    td: ['colspan', 'rowspan'], th: ['colspan', 'rowspan', 'scope'], ol: ['start', 'reversed', 'type'],
+    li: ['value'], code: ['class'], blockquote: ['cite'], q: ['cite'], del: ['cite', 'datetime'],
+    ins: ['cite', 'datetime'], time: ['datetime'], col: ['span'], colgroup: ['span'], details: ['open'],
+  };
+  const URL_ATTRS = new Set(['href', 'src', 'cite']);
+  const CTRL = /[\u0000-\u0020\u007f-\u009f\u00a0\u1680\u180e\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff]+/g;
+
+  function safeUrl(value, allowDataImage) {
+    const cleaned = value.replace(CTRL, '');
+    const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(cleaned);
+    if (!m) return !cleaned.split('/')[0].includes(':') || cleaned.startsWith('//');
+    const scheme = m[1].toLowerCase();
+    if (scheme === 'http' || scheme === 'https' || scheme === 'mailto') return true;
+    return allowDataImage && scheme === 'data' && /^data:image\/(png|gif|jpe?g|webp|avif|bmp);/i.test(cleaned);
+  }
+
+  function cleanAttr(tag, name, value) {
+    if (!GLOBAL.has(name) && !(TAG_ATTRS[tag] || []).includes(name)) return null;
+    if (name.startsWith('on') || name === 'style' || name === 'srcdoc') return null;
+    if (URL_ATTRS.has(name)) return safeUrl(value, tag === 'img' && name === 'src') ? value.trim() : null;
+    if (name === 'srcset') {
+      const urls = value.split(',').map((p) => p.trim().split(/\s+/)[0]).filter(Boolean);
+      return urls.length && urls.every((u) => safeUrl(u, true)) ? value.trim() : null;
+    }
+    if (name === 'class') {
+      const kept = value.split(/\s+/).filter((c) => /^language-[a-z0-9+#.-]{1,30}$/.test(c));
+      return kept.length ? kept.join(' ') : null;
+    }
+    if (name === 'dir') return ['ltr', 'rtl', 'auto'].includes(value.toLowerCase()) ? value.toLowerCase() : null;
+    if (name === 'lang') return /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(value) ? value : null;
+    if (['width', 'height', 'colspan', 'rowspan', 'start', 'value', 'span'].includes(name)) {
+      return /^\d{1,5}%?$/.test(value.trim()) ? value.trim() : null;
+    }
+    return value;
+  }
+
+  /** Copy the sanitized `html` into a DocumentFragment of `targetDoc`. */
+  function fragment(html, targetDoc = document) {
+    const parsed = new DOMParser().parseFromString(`<!DOCTYPE html><html><body>${html}</body></html>`, 'text/html');
+    const frag = targetDoc.createDocumentFragment();
+    copyChildren(parsed.body, frag, targetDoc, 0);
+    return frag;
+  }
+
+  function copyChildren(src, dst, targetDoc, depth) {
+    if (depth > 400) return;
+    for (const n of Array.from(src.childNodes)) {
+      if (n.nodeType === 3) { dst.appendChild(targetDoc.createTextNode(n.data)); continue; }
+      if (n.nodeType !== 1) continue;
+      const tag = n.localName;
+      if (n.namespaceURI !== 'http://www.w3.org/1999/xhtml' || DROP.has(tag)) continue;
+      if (!ALLOWED.has(tag)) { copyChildren(n, dst, targetDoc, depth + 1); continue; } // unwrap
+      const el = targetDoc.createElement(tag);
+      for (const a of Array.from(n.attributes)) {
+        const name = a.name.toLowerCase();
+        const v = cleanAttr(tag, name, a.value);
+        if (v !== null) el.setAttribute(name, v);
+      }
+      if (tag === 'a') el.setAttribute('rel', 'noopener noreferrer');
+      dst.appendChild(el);
+      copyChildren(n, el, targetDoc, depth + 1);
+    }
+  }
+
+  RW.safeDom = { fragment, safeUrl, cleanAttr };
+})();

@@ -1,0 +1,111 @@
+// Live-DOM adapter (content script): one read-only pass over the live document into the snapshot that
+// readwell.adapters.from_snapshot builds the Python tree from. Elements get ids; `nodes` maps id -> live
+// element so log entries (removals[].node_id) point back at the page. Never mutates the page.
+(() => {
+  const RW = (globalThis.__readwell = globalThis.__readwell || {});
+  if (RW.snapshot) return;
+
+  const NS = { 'http://www.w3.org/2000/svg': 'svg', 'http://www.w3.org/1998/Math/MathML': 'math' };
+  const MARKS = new Set(['$?', '/$', '$', '$!']);
+  // Elements whose computed style says nothing about visibility of content (never rendered by design).
+  const NO_LAYOUT = new Set(['script', 'style', 'noscript', 'template', 'link', 'meta', 'title', 'base', 'head']);
+  const MAX_DEPTH = 180; // py_core/readwell/dom.py MAX_DEPTH: deeper content goes to the ancestor at the cap
+  const OUR_HOSTS = new Set(['readwell-reader', 'readwell-overlay']);
+
+  function shadowOf(el) {
+    try {
+      if (globalThis.chrome && chrome.dom && chrome.dom.openOrClosedShadowRoot) {
+        return chrome.dom.openOrClosedShadowRoot(el) || null;
+      }
+    } catch (_) { /* not a host */ }
+    return el.shadowRoot || null;
+  }
+
+  function layoutOf(el, sx, sy) {
+    const r = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    return {
+      x: Math.round(r.left + sx), y: Math.round(r.top + sy), w: Math.round(r.width), h: Math.round(r.height),
+      display: cs.display, visibility: cs.visibility, opacity: parseFloat(cs.opacity),
+      font_size: parseFloat(cs.fontSize) || 0, font_weight: parseInt(cs.fontWeight, 10) || 400,
+    };
+  }
+
+  /** Serialize `root` (default: the document element). Returns { json, nodes, count, ms }. */
+  function snapshot(options = {}) {
+    const t0 = performance.now();
+    const withLayout = options.layout !== false;
+    const doc = document;
+    const sx = window.scrollX, sy = window.scrollY;
+    const nodes = new Map();
+    let nextId = 1;
+    const rootEl = doc.documentElement;
+    const top = { t: 'html', id: nextId++, a: {}, c: [] };
+    // work items: [live node, output parent object, depth, inLayoutScope]
+    const work = [];
+    const visitElement = (el, out, depth, layoutScope, isContent) => {
+      const tag = el.localName;
+      const ns = NS[el.namespaceURI] || 'html';
+      if (ns === 'html' && OUR_HOSTS.has(tag)) return; // our own reader/overlay hosts
+      if (depth >= MAX_DEPTH) { // keep the text, not the pathological nesting
+        pushChildren(el, out, depth, layoutScope, isContent);
+        return;
+      }
+      const id = nextId++;
+      nodes.set(id, el);
+      const attrs = {};
+      const list = Array.from(el.attributes);
+      for (const a of list) attrs[a.name] = a.value;
+      const node = { t: tag, id, a: attrs, c: [] };
+      if (ns !== 'html') node.ns = ns;
+      if (withLayout && layoutScope && !isContent && ns === 'html' && !NO_LAYOUT.has(tag)) {
+        node.l = layoutOf(el, sx, sy);
+      } else if (withLayout && layoutScope && !isContent && (tag === 'svg' || tag === 'math')) {
+        node.l = layoutOf(el, sx, sy);
+      }
+      out.c.push(node);
+      const sr = shadowOf(el);
+      if (sr) {
+        const tpl = { t: 'template', id: nextId++, a: { shadowrootmode: 'open' }, c: [] };
+        node.c.push(tpl);
+        pushChildren(sr, tpl, depth + 1, layoutScope, isContent);
+      }
+      if (tag === 'template' && ns === 'html' && el.content) {
+        pushChildren(el.content, node, depth + 1, false, true);
+      } else {
+        // inside svg/math only the root carries layout
+        pushChildren(el, node, depth + 1, layoutScope && ns === 'html' && tag !== 'head', isContent);
+      }
+    };
+    const pushChildren = (parent, out, depth, layoutScope, isContent) => {
+      const kids = Array.from(parent.childNodes);
+      for (let i = kids.length - 1; i >= 0; i--) work.push([kids[i], out, depth, layoutScope, isContent]);
+    };
+    // <html> itself
+    nodes.set(top.id, rootEl);
+    for (const a of Array.from(rootEl.attributes)) top.a[a.name] = a.value;
+    pushChildren(rootEl, top, 1, true, false);
+    while (work.length) {
+      const [n, out, depth, layoutScope, isContent] = work.pop();
+      switch (n.nodeType) {
+        case 1: visitElement(n, out, depth, layoutScope, isContent); break;
+        case 3: case 4: {
+          const c = out.c;
+          if (c.length && typeof c[c.length - 1] === 'string') c[c.length - 1] += n.data;
+          else c.push(n.data);
+          break;
+        }
+        case 8: {
+          const mark = n.data.trim();
+          if (MARKS.has(mark)) out.c.push({ t: 'rw-boundary', id: nextId++, a: { 'data-mark': mark }, c: [] });
+          break;
+        }
+        default: break;
+      }
+    }
+    const json = JSON.stringify(top);
+    return { json, nodes, count: nextId, ms: performance.now() - t0 };
+  }
+
+  RW.snapshot = snapshot;
+})();
