@@ -27,9 +27,12 @@ UNLIKELY_TOKENS = frozenset(
     """banner breadcrumbs breadcrumb combx comment comments community cover disqus extra footer gdpr header
     legends menu related remark replies rss shoutbox sidebar skyscraper social sponsor supplemental
     ad ads advert agegate pagination pager popup yom-remote nav navbar navigation cookie consent
-    newsletter subscribe signup share sharing recirc recommended trending promo outbrain taboola""".split()
+    newsletter subscribe signup share sharing recirc recommended trending promo outbrain taboola
+    rodape cabecalho fusszeile kopfzeile kommentare comentarios commentaires reacties werbung anzeige
+    publicidad publicidade publicite relacionados verwandte similaires""".split()
 )
-COMMENT_TOKENS = frozenset({"comment", "comments", "commentlist", "disqus", "replies", "respond", "discussion"})
+COMMENT_TOKENS = frozenset({"comment", "comments", "commentlist", "disqus", "replies", "respond", "discussion",
+                            "kommentare", "comentarios", "commentaires", "reacties"})
 MAYBE_TOKENS = frozenset("and article body column content main shadow story post entry".split())
 
 UNLIKELY_ROLES = frozenset(
@@ -62,9 +65,11 @@ EXACT_SELECTORS: tuple[tuple[str, str], ...] = (
 PARTIAL_PATTERNS: tuple[tuple[frozenset[str], str, str], ...] = (
     (frozenset({"share", "sharing", "sharebar", "shares", "social", "socials", "sharetools"}), "unless-prose", "share/social bar"),
     (frozenset({"newsletter", "subscribe", "subscription", "signup", "optin"}), "unless-prose", "newsletter or subscription ask"),
-    (frozenset({"comments", "comment", "disqus", "replies", "respond", "commentlist"}), "unless-prose-section", "comments section"),
+    (frozenset({"comments", "comment", "disqus", "replies", "respond", "commentlist", "kommentare", "comentarios",
+                "commentaires", "reacties"}), "unless-prose-section", "comments section"),
     (frozenset({"related", "recirc", "recommended", "recommendations", "trending", "outbrain", "taboola", "morestories", "readnext"}), "unless-prose", "related or recommended stories"),
-    (frozenset({"ad", "ads", "advert", "advertisement", "adslot", "adunit", "sponsor", "sponsored", "dfp", "gpt"}), "always", "advertisement"),
+    (frozenset({"ad", "ads", "advert", "advertisement", "adslot", "adunit", "sponsor", "sponsored", "dfp", "gpt",
+                "werbung", "anzeige", "publicidad", "publicidade", "publicite"}), "always", "advertisement"),
     (frozenset({"promo", "promotion", "promoted", "teaser", "upsell", "paywall", "cta"}), "unless-prose", "promotion or teaser"),
     (frozenset({"cookie", "cookies", "consent", "gdpr"}), "always", "cookie or consent banner"),
     (frozenset({"popup", "modal", "overlay", "lightbox"}), "unless-prose", "pop-up or modal"),
