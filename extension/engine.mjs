@@ -11,15 +11,48 @@ const fetchBytes = async (rel) => {
   return new Uint8Array(await res.arrayBuffer());
 };
 
+// A load that has not finished by then is given up (the next request starts a new one): nothing waits forever
+// on a stuck load, and a slow machine (2 busy cores: 2-6 s) stays far below it.
+const LOAD_TIMEOUT_MS = 60000;
+
 let enginePromise = null;
+const state = { state: 'idle', startedAt: null, readyAt: null, loadMs: null, fromSnapshot: null, error: null,
+  attempts: 0 };
 
 /** Load (once) and return { fromSnapshot, loadMs, call(name, ...args) }. */
 export function load() {
   if (!enginePromise) {
-    enginePromise = createEngine();
-    enginePromise.catch(() => { enginePromise = null; });
+    Object.assign(state, { state: 'loading', startedAt: Date.now(), readyAt: null, error: null });
+    state.attempts++;
+    let timer;
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`readwell engine: load timed out after ${LOAD_TIMEOUT_MS} ms`)),
+        LOAD_TIMEOUT_MS);
+    });
+    enginePromise = Promise.race([createEngine(), timeout]).finally(() => clearTimeout(timer));
+    enginePromise.then((e) => Object.assign(state, { state: 'ready', readyAt: Date.now(), loadMs: e.loadMs,
+      fromSnapshot: e.fromSnapshot }), (err) => {
+      Object.assign(state, { state: 'failed', error: String((err && err.message) || err) });
+      enginePromise = null;
+    });
   }
   return enginePromise;
+}
+
+/** Where the engine is: { state: idle|loading|ready|failed, startedAt, readyAt (epoch ms), loadMs, ... }. */
+export const status = () => ({ ...state });
+
+/** The wasm module defines its own memory (32 MB at start), so Pyodide's INITIAL_MEMORY hint has no effect and
+ * restoring a larger snapshot fails ("offset is out of bounds"): grow the heap through Emscripten (which
+ * updates its views) before Pyodide copies the snapshot in. */
+function roomFor(createPyodideModule, bytesNeeded) {
+  return async (settings) => {
+    const mod = await createPyodideModule(settings);
+    if (mod.HEAP8.length < bytesNeeded && !mod._emscripten_resize_heap(bytesNeeded)) {
+      throw new Error(`readwell engine: cannot grow the heap to ${bytesNeeded} bytes for the snapshot`);
+    }
+    return mod;
+  };
 }
 
 async function createEngine() {
@@ -37,7 +70,8 @@ async function createEngine() {
   let fromSnapshot = false;
   if (manifest.snapshot && manifest.snapshot.pyodide_version === pyodideJsVersion) {
     try {
-      pyodide = await loadPyodide({ ...base, _loadSnapshot: await fetchBytes(manifest.snapshot.file) });
+      const [snap, asm] = await Promise.all([fetchBytes(manifest.snapshot.file), import('./pyodide/pyodide.asm.mjs')]);
+      pyodide = await loadPyodide({ ...base, _loadSnapshot: snap, createPyodideModule: roomFor(asm.default, snap.length) });
       fromSnapshot = true;
     } catch (err) {
       console.warn('readwell engine: snapshot not used:', err && err.message);

@@ -28,8 +28,11 @@ export function addSavedAt(markdown, isoTime) {
 }
 
 export function dataUrl(text, mime) {
-  const bytes = new TextEncoder().encode(text);
+  return bytesDataUrl(new TextEncoder().encode(text), `${mime};charset=utf-8`);
+}
+
+export function bytesDataUrl(bytes, mime) {
   let bin = '';
   for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-  return `data:${mime};charset=utf-8;base64,${btoa(bin)}`;
+  return `data:${mime};base64,${btoa(bin)}`;
 }

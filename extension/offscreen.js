@@ -1,12 +1,19 @@
 // Offscreen document (extension origin, CSP script-src 'self' 'wasm-unsafe-eval'): hosts the one Pyodide
 // engine for every tab, and builds the self-contained HTML file (it has a DOM; the service worker has not).
-import { load } from './engine/engine.mjs';
+import { load, status } from './engine/engine.mjs';
 
 const RW = globalThis.__readwell;
 const IMAGE_TIMEOUT_MS = 15000;
 const MAX_EMBED_BYTES = 40 * 1024 * 1024;
 
+// Pre-warm: the service worker creates this document when the browser starts (or the extension is installed),
+// and on first use; the engine starts loading right away, so a first reader command only waits for the rest.
+const createdAt = Date.now();
+let firstExtractAt = null;
+load().catch((err) => console.warn('readwell: engine pre-load failed (retried on first use):', err && err.message));
+
 async function extract(snapshot, optionsJson) {
+  firstExtractAt ??= Date.now();
   const engine = await load();
   const t0 = performance.now();
   const json = engine.call('extract_snapshot_json', snapshot, optionsJson);
@@ -92,6 +99,7 @@ async function buildHtml(result, css, savedAt) {
 
 const handlers = {
   warm: async () => { const e = await load(); return { loadMs: e.loadMs, fromSnapshot: e.fromSnapshot }; },
+  status: async () => ({ ...status(), createdAt, firstExtractAt }),
   extract: (msg) => extract(msg.snapshot, msg.options),
   'build-html': (msg) => buildHtml(msg.result, msg.css, msg.savedAt),
 };

@@ -47,7 +47,18 @@
 
   function docRect(el) {
     const r = el.getBoundingClientRect();
-    return { x: r.left + window.scrollX, y: r.top + window.scrollY, w: r.width, h: r.height };
+    let x = r.left, y = r.top;
+    // an element inside a same-origin iframe (snapshot.js serializes those): add each frame's viewport offset
+    let fe = null;
+    try { fe = el.ownerDocument !== document ? el.ownerDocument.defaultView.frameElement : null; } catch (_) { fe = null; }
+    for (let hops = 0; fe && hops < 4; hops++) {
+      const fr = fe.getBoundingClientRect();
+      const cs = fe.ownerDocument.defaultView.getComputedStyle(fe);
+      x += fr.left + fe.clientLeft + (parseFloat(cs.paddingLeft) || 0);
+      y += fr.top + fe.clientTop + (parseFloat(cs.paddingTop) || 0);
+      try { fe = fe.ownerDocument !== document ? fe.ownerDocument.defaultView.frameElement : null; } catch (_) { fe = null; }
+    }
+    return { x: x + window.scrollX, y: y + window.scrollY, w: r.width, h: r.height };
   }
 
   /** A CSS selector that finds `el` again on this page (id, else a nth-of-type path). */

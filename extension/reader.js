@@ -88,6 +88,8 @@
       select('Font', prefs.font, [['serif', 'Serif'], ['sans', 'Sans']], (v) => update('font', v)),
       el('span', { class: 'rw-spacer' }),
       found ? el('button', { type: 'button', text: 'Save Markdown', onclick: () => actions.save && actions.save('markdown') }) : null,
+      found ? el('button', { type: 'button', text: 'Save Markdown + images', 'data-readwell-save': 'markdown-images',
+        title: 'Markdown with the images in a folder beside it', onclick: () => actions.save && actions.save('markdown-images') }) : null,
       found ? el('button', { type: 'button', text: 'Save HTML', onclick: () => actions.save && actions.save('html') }) : null,
       el('button', { type: 'button', text: 'Debug overlay', onclick: () => { hide(); actions.overlay && actions.overlay(); } }),
       el('button', { type: 'button', text: 'Close', 'aria-label': 'Close reader view (Escape)', onclick: hide }));

@@ -11,6 +11,14 @@
   const NO_LAYOUT = new Set(['script', 'style', 'noscript', 'template', 'link', 'meta', 'title', 'base', 'head']);
   const MAX_DEPTH = 180; // py_core/readwell/dom.py MAX_DEPTH: deeper content goes to the ancestor at the cap
   const OUR_HOSTS = new Set(['readwell-reader', 'readwell-overlay']);
+  // Same-origin iframes (http/https documents the content script can reach): their body goes into the snapshot
+  // as <div data-readwell-iframe="src"> in place of the <iframe> (the Python side drops iframes). Nested up to
+  // MAX_FRAME_DEPTH; an iframe document with more elements than the budget left is skipped (kept as an empty
+  // <iframe>). about:blank / srcdoc frames are skipped: ad slots and widgets written by script, and their
+  // markup is already page-controlled text the static parse sees as an attribute.
+  const MAX_FRAME_DEPTH = 2;
+  const MAX_FRAME_ELEMENTS = 20000;
+  const FRAME_ATTRS = ['id', 'class', 'title', 'style', 'hidden', 'lang', 'dir', 'role', 'aria-hidden', 'aria-label'];
 
   function shadowOf(el) {
     try {
@@ -21,11 +29,20 @@
     return el.shadowRoot || null;
   }
 
-  function layoutOf(el, sx, sy) {
+  /** A same-origin http(s) document inside an iframe element, or null. */
+  function frameDocument(el) {
+    let d = null;
+    try { d = el.contentDocument; } catch (_) { return null; }
+    if (!d || !d.body || !d.defaultView) return null;
+    try { return /^https?:$/.test(d.location.protocol) ? d : null; } catch (_) { return null; }
+  }
+
+  // frame: { ox, oy, win } — page offset of the frame's viewport and its window (computed style)
+  function layoutOf(el, frame) {
     const r = el.getBoundingClientRect();
-    const cs = getComputedStyle(el);
+    const cs = frame.win.getComputedStyle(el);
     return {
-      x: Math.round(r.left + sx), y: Math.round(r.top + sy), w: Math.round(r.width), h: Math.round(r.height),
+      x: Math.round(r.left + frame.ox), y: Math.round(r.top + frame.oy), w: Math.round(r.width), h: Math.round(r.height),
       display: cs.display, visibility: cs.visibility, opacity: parseFloat(cs.opacity),
       font_size: parseFloat(cs.fontSize) || 0, font_weight: parseInt(cs.fontWeight, 10) || 400,
     };
@@ -36,19 +53,47 @@
     const t0 = performance.now();
     const withLayout = options.layout !== false;
     const doc = document;
-    const sx = window.scrollX, sy = window.scrollY;
+    const top0 = { ox: window.scrollX, oy: window.scrollY, win: window, depth: 0 };
+    let frameBudget = MAX_FRAME_ELEMENTS;
+    let frames = 0;
     const nodes = new Map();
     let nextId = 1;
     const rootEl = doc.documentElement;
     const top = { t: 'html', id: nextId++, a: {}, c: [] };
-    // work items: [live node, output parent object, depth, inLayoutScope]
+    // work items: [live node, output parent object, depth, inLayoutScope, isContent, frame]
     const work = [];
-    const visitElement = (el, out, depth, layoutScope, isContent) => {
+    const visitFrame = (el, out, depth, layoutScope, isContent, frame) => {
+      if (isContent || frame.depth >= MAX_FRAME_DEPTH) return false;
+      const fd = frameDocument(el);
+      if (!fd) return false;
+      const count = fd.getElementsByTagName('*').length;
+      if (count > frameBudget) return false;
+      frameBudget -= count;
+      frames++;
+      const id = nextId++;
+      nodes.set(id, el);
+      const attrs = { 'data-readwell-iframe': el.getAttribute('src') || '' };
+      for (const name of FRAME_ATTRS) if (el.hasAttribute(name)) attrs[name] = el.getAttribute(name);
+      const node = { t: 'div', id, a: attrs, c: [] };
+      if (withLayout && layoutScope) node.l = layoutOf(el, frame);
+      out.c.push(node);
+      const r = el.getBoundingClientRect();
+      const cs = frame.win.getComputedStyle(el);
+      const inner = { ox: frame.ox + r.left + el.clientLeft + (parseFloat(cs.paddingLeft) || 0),
+        oy: frame.oy + r.top + el.clientTop + (parseFloat(cs.paddingTop) || 0), win: fd.defaultView,
+        depth: frame.depth + 1 };
+      pushChildren(fd.body, node, depth + 1, layoutScope, false, inner);
+      return true;
+    };
+    const visitElement = (el, out, depth, layoutScope, isContent, frame) => {
       const tag = el.localName;
       const ns = NS[el.namespaceURI] || 'html';
       if (ns === 'html' && OUR_HOSTS.has(tag)) return; // our own reader/overlay hosts
       if (depth >= MAX_DEPTH) { // keep the text, not the pathological nesting
-        pushChildren(el, out, depth, layoutScope, isContent);
+        pushChildren(el, out, depth, layoutScope, isContent, frame);
+        return;
+      }
+      if (ns === 'html' && (tag === 'iframe' || tag === 'frame') && visitFrame(el, out, depth, layoutScope, isContent, frame)) {
         return;
       }
       const id = nextId++;
@@ -59,36 +104,36 @@
       const node = { t: tag, id, a: attrs, c: [] };
       if (ns !== 'html') node.ns = ns;
       if (withLayout && layoutScope && !isContent && ns === 'html' && !NO_LAYOUT.has(tag)) {
-        node.l = layoutOf(el, sx, sy);
+        node.l = layoutOf(el, frame);
       } else if (withLayout && layoutScope && !isContent && (tag === 'svg' || tag === 'math')) {
-        node.l = layoutOf(el, sx, sy);
+        node.l = layoutOf(el, frame);
       }
       out.c.push(node);
       const sr = shadowOf(el);
       if (sr) {
         const tpl = { t: 'template', id: nextId++, a: { shadowrootmode: 'open' }, c: [] };
         node.c.push(tpl);
-        pushChildren(sr, tpl, depth + 1, layoutScope, isContent);
+        pushChildren(sr, tpl, depth + 1, layoutScope, isContent, frame);
       }
       if (tag === 'template' && ns === 'html' && el.content) {
-        pushChildren(el.content, node, depth + 1, false, true);
+        pushChildren(el.content, node, depth + 1, false, true, frame);
       } else {
         // inside svg/math only the root carries layout
-        pushChildren(el, node, depth + 1, layoutScope && ns === 'html' && tag !== 'head', isContent);
+        pushChildren(el, node, depth + 1, layoutScope && ns === 'html' && tag !== 'head', isContent, frame);
       }
     };
-    const pushChildren = (parent, out, depth, layoutScope, isContent) => {
+    const pushChildren = (parent, out, depth, layoutScope, isContent, frame) => {
       const kids = Array.from(parent.childNodes);
-      for (let i = kids.length - 1; i >= 0; i--) work.push([kids[i], out, depth, layoutScope, isContent]);
+      for (let i = kids.length - 1; i >= 0; i--) work.push([kids[i], out, depth, layoutScope, isContent, frame]);
     };
     // <html> itself
     nodes.set(top.id, rootEl);
     for (const a of Array.from(rootEl.attributes)) top.a[a.name] = a.value;
-    pushChildren(rootEl, top, 1, true, false);
+    pushChildren(rootEl, top, 1, true, false, top0);
     while (work.length) {
-      const [n, out, depth, layoutScope, isContent] = work.pop();
+      const [n, out, depth, layoutScope, isContent, frame] = work.pop();
       switch (n.nodeType) {
-        case 1: visitElement(n, out, depth, layoutScope, isContent); break;
+        case 1: visitElement(n, out, depth, layoutScope, isContent, frame); break;
         case 3: case 4: {
           const c = out.c;
           if (c.length && typeof c[c.length - 1] === 'string') c[c.length - 1] += n.data;
@@ -104,7 +149,7 @@
       }
     }
     const json = JSON.stringify(top);
-    return { json, nodes, count: nextId, ms: performance.now() - t0 };
+    return { json, nodes, count: nextId, frames, ms: performance.now() - t0 };
   }
 
   RW.snapshot = snapshot;

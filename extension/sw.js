@@ -1,9 +1,11 @@
 // Service worker: commands (toolbar button, keyboard shortcut, context menu), the engine broker (offscreen
 // document), saving files, and the automation hook `self.readwell`.
-import { addSavedAt, dataUrl, safeFilename } from './files.js';
+import { addSavedAt, bytesDataUrl, dataUrl, safeFilename } from './files.js';
+import { IMAGE_LIMITS, fetchImage, imageFileName, imageUrls, pool, rewriteImages } from './md_images.js';
 
 const CONTENT_FILES = ['snapshot.js', 'safe_dom.js', 'reader.js', 'overlay.js', 'content.js'];
 const ENGINE_TIMEOUT_MS = 90000;
+const OFFSCREEN_CREATE_TIMEOUT_MS = 15000;
 
 const withTimeout = (promise, ms, what) => Promise.race([promise,
   new Promise((_, reject) => setTimeout(() => reject(new Error(`readwell: ${what} timed out after ${ms} ms`)), ms))]);
@@ -27,12 +29,45 @@ function ensureOffscreen() {
   }
   return offscreenPromise;
 }
-async function offscreen(msg, ms = ENGINE_TIMEOUT_MS) {
-  await ensureOffscreen();
-  const reply = await withTimeout(chrome.runtime.sendMessage({ target: 'offscreen', ...msg }), ms, `engine ${msg.cmd}`);
+async function offscreen(msg, ms = ENGINE_TIMEOUT_MS, retry = true) {
+  await withTimeout(ensureOffscreen(), OFFSCREEN_CREATE_TIMEOUT_MS, 'engine document');
+  let reply;
+  try {
+    reply = await withTimeout(chrome.runtime.sendMessage({ target: 'offscreen', ...msg }), ms, `engine ${msg.cmd}`);
+  } catch (err) {
+    // the document went away (closed, crashed) since we created it: make a new one, once
+    if (retry && /receiving end does not exist|could not establish connection/i.test(String(err && err.message))) {
+      offscreenPromise = null;
+      return offscreen(msg, ms, false);
+    }
+    throw err;
+  }
   if (!reply) { offscreenPromise = null; throw new Error('readwell: no reply from the engine document'); }
   if (reply.error) throw new Error(reply.error);
   return reply.value;
+}
+
+// Pre-warm: create the engine document (it starts loading Pyodide from the memory snapshot at once) when the
+// browser starts or the extension is installed, so the first reader command only waits for what is left.
+// Opt out with chrome.storage.local {prewarm: false} (the engine then loads on first use, as before).
+let prewarmed = null;
+let prewarming = null;
+function prewarm(reason) {
+  if (!prewarming) {
+    prewarmed = { reason, at: Date.now(), skipped: false };
+    prewarming = startPrewarm();
+  }
+  return prewarming;
+}
+async function startPrewarm() {
+  try {
+    const { prewarm: wanted } = await chrome.storage.local.get('prewarm');
+    if (wanted === false) { prewarmed.skipped = true; return prewarmed; }
+    await withTimeout(ensureOffscreen(), OFFSCREEN_CREATE_TIMEOUT_MS, 'engine document');
+  } catch (err) {
+    report(err);
+  }
+  return prewarmed;
 }
 
 let cssPromise = null;
@@ -57,29 +92,37 @@ async function content(tabId, msg, ms = ENGINE_TIMEOUT_MS + 10000) {
 // ---- the automation hook ----
 /** Extract the tab's article: the CLI's JSON fields (plus removals/timings with {debug: true}). */
 async function extract(tabId, options = {}) {
-  ensureOffscreen(); // start the engine while the page is serialized
+  ensureOffscreen().catch(() => {}); // start the engine while the page is serialized
   const { result } = await content(tabId, { cmd: 'extract', options });
   return result;
 }
 /** Toggle the reader view; resolves when it is shown (or closed): { open, found, title, ms }. */
 async function reader(tabId, options = {}) {
-  ensureOffscreen();
+  ensureOffscreen().catch(() => {});
   return content(tabId, { cmd: 'reader', css: await readerCss(), options });
 }
 /** Toggle the debug overlay: { open, found, removals, boxes }. */
 async function overlay(tabId, options = {}) {
-  ensureOffscreen();
+  ensureOffscreen().catch(() => {});
   return content(tabId, { cmd: 'overlay', options });
 }
-/** Save the article: {format: 'markdown'|'html'} → { id, filename, bytes } once the file is on disk. */
+/** Save the article: {format: 'markdown'|'html'|'markdown-images'} → { id, filename, bytes } once the file is
+ * on disk ('markdown-images' also: images {total, saved, failed, folder, files}). */
 async function save(tabId, { format = 'markdown' } = {}) {
-  const result = await extract(tabId, { front_matter: format === 'markdown' });
+  if (format === 'md') format = 'markdown';
+  const result = await extract(tabId, { front_matter: format === 'markdown' || format === 'markdown-images' });
   if (!result.found) throw new Error('readwell: no article found on this page');
   const savedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   let url, filename;
-  if (format === 'markdown' || format === 'md') {
+  let images = null;
+  if (format === 'markdown') {
     url = dataUrl(addSavedAt(result.markdown, savedAt), 'text/markdown');
     filename = safeFilename(result.title, 'md');
+  } else if (format === 'markdown-images') {
+    filename = safeFilename(result.title, 'md');
+    const saved = await saveImages(result.markdown, `${filename.slice(0, -3)}_files`);
+    images = saved.images;
+    url = dataUrl(addSavedAt(saved.markdown, savedAt), 'text/markdown');
   } else if (format === 'html') {
     const built = await offscreen({ cmd: 'build-html', result, css: await readerCss(), savedAt });
     url = dataUrl(built.html, 'text/html');
@@ -89,7 +132,40 @@ async function save(tabId, { format = 'markdown' } = {}) {
   }
   const id = await chrome.downloads.download({ url, filename, conflictAction: 'uniquify', saveAs: false });
   const item = await downloaded(id);
-  return { id, filename: item.filename, bytes: item.fileSize || item.bytesReceived, format };
+  return { id, filename: item.filename, bytes: item.fileSize || item.bytesReceived, format, ...(images ? { images } : {}) };
+}
+
+/** A path segment for a Markdown link target: percent-encoded, parentheses too (they would end the target). */
+const linkSegment = (name) => encodeURIComponent(name).replace(/[()'!*~]/g,
+  (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/** Download the Markdown's http(s) images under `folder/` (relative to the downloads directory, beside the .md)
+ * and point the Markdown at them; an image that cannot be fetched or saved keeps its absolute URL. */
+async function saveImages(markdown, folder) {
+  const urls = imageUrls(markdown).slice(0, IMAGE_LIMITS.maxImages);
+  const budget = { left: IMAGE_LIMITS.totalBytes };
+  const taken = new Set();
+  const paths = new Map();
+  const files = [];
+  const failed = [];
+  await pool(urls, IMAGE_LIMITS.parallel, async (url) => {
+    const got = await fetchImage(url, budget);
+    if (got.error) { failed.push({ url, error: got.error }); return; }
+    const name = imageFileName(url, got.ext, taken);
+    try {
+      const id = await chrome.downloads.download({ url: bytesDataUrl(got.bytes, got.type), filename: `${folder}/${name}`,
+        conflictAction: 'uniquify', saveAs: false });
+      const item = await downloaded(id);
+      // uniquify may have renamed it ("photo (1).png" when an earlier save left "photo.png"): link the real name
+      const real = item.filename.split(/[\\/]/).pop();
+      paths.set(url, `${linkSegment(folder)}/${linkSegment(real)}`);
+      files.push(item.filename);
+    } catch (err) {
+      failed.push({ url, error: String((err && err.message) || err) });
+    }
+  });
+  return { markdown: rewriteImages(markdown, paths),
+    images: { total: urls.length, saved: paths.size, failed, folder, files } };
 }
 async function downloaded(id, ms = 30000) {
   const t0 = Date.now();
@@ -108,8 +184,22 @@ async function stages() {
 }
 /** Load the engine now (benchmarks, tests): { loadMs, fromSnapshot }. */
 const warm = () => offscreen({ cmd: 'warm' });
+/** Engine state without starting anything: { prewarm: {reason, at}, offscreen, engine: {state, startedAt, ...} }. */
+async function status() {
+  if (prewarming) await prewarming; // the document may be being created right now
+  const have = await chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] });
+  return { prewarm: prewarmed, offscreen: have.length > 0,
+    engine: have.length ? await offscreen({ cmd: 'status' }, 10000) : null };
+}
+/** Close the engine document (the next use loads the engine again, cold): benchmarks, tests. */
+async function unload() {
+  const have = await chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] });
+  offscreenPromise = null;
+  if (have.length) await chrome.offscreen.closeDocument();
+  return { closed: have.length > 0 };
+}
 
-self.readwell = { extract, reader, save, overlay, stages, warm };
+self.readwell = { extract, reader, save, overlay, stages, warm, status, unload };
 
 // ---- messages from content scripts ----
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
@@ -129,27 +219,34 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
 
 // ---- user entry points ----
 const report = (err) => console.warn('readwell:', err && err.message ? err.message : err);
-chrome.action.onClicked.addListener((tab) => { reader(tab.id).catch(report); });
+chrome.action.onClicked.addListener((tab) => { prewarm('first use'); reader(tab.id).catch(report); });
 chrome.commands.onCommand.addListener(async (command, tab) => {
+  prewarm('first use');
   const t = tab || (await chrome.tabs.query({ active: true, currentWindow: true }))[0];
   if (!t) return;
   if (command === 'toggle-reader') reader(t.id).catch(report);
   if (command === 'toggle-overlay') overlay(t.id).catch(report);
 });
+chrome.runtime.onStartup.addListener(() => { prewarm('startup'); });
 chrome.runtime.onInstalled.addListener(() => {
+  prewarm('installed');
   chrome.contextMenus.removeAll(() => {
     const contexts = ['page', 'selection', 'link', 'image'];
     chrome.contextMenus.create({ id: 'readwell-reader', title: 'Reader view', contexts });
     chrome.contextMenus.create({ id: 'readwell-save-md', title: 'Save article as Markdown', contexts });
+    chrome.contextMenus.create({ id: 'readwell-save-md-images', title: 'Save article as Markdown with images',
+      contexts });
     chrome.contextMenus.create({ id: 'readwell-save-html', title: 'Save article as HTML', contexts });
     chrome.contextMenus.create({ id: 'readwell-overlay', title: 'Debug overlay', contexts });
   });
 });
 chrome.contextMenus.onClicked.addListener((info, tab) => {
   if (!tab) return;
+  prewarm('first use');
   const id = info.menuItemId;
   if (id === 'readwell-reader') reader(tab.id).catch(report);
   else if (id === 'readwell-save-md') save(tab.id, { format: 'markdown' }).catch(report);
+  else if (id === 'readwell-save-md-images') save(tab.id, { format: 'markdown-images' }).catch(report);
   else if (id === 'readwell-save-html') save(tab.id, { format: 'html' }).catch(report);
   else if (id === 'readwell-overlay') overlay(tab.id).catch(report);
 });

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import fixturelib  # noqa: E402
 import readwell  # noqa: E402
-from extension_harness import CHROMIUM, FixtureServer, call, extension_browser, tab_id  # noqa: E402
+from extension_harness import CHROMIUM, FixtureServer, call, extension_browser, png, tab_id  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -82,6 +82,52 @@ which again only computed style reveals to the extractor running on the live pag
 </article></body></html>"""
 LAYOUT_ONLY = ("This paragraph is hidden by the page stylesheet", "This paragraph is invisible through visibility")
 
+# Markdown with images beside it: two different images with the same file name, a reserved device name, the same
+# URL twice, a 404 and an HTML page behind an image URL (both must keep their absolute URL).
+GALLERY = b"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Gallery: the river banks</title></head>
+<body><article><h1>Gallery: the river banks</h1>
+<p>The survey team photographed every sampling point along the river so that the next visit can find the same
+spot again, with the same angle and the same landmarks in view, which matters more than one would think.</p>
+<p><img src="/pics/a/photo.png" alt="Upstream" width="120" height="80"></p>
+<p>Each photograph is stored with the date and the water temperature, and the archive now holds several years
+of pictures that show how the banks change with the seasons and after floods.</p>
+<p><img src="/pics/b/photo.png" alt="Downstream" width="120" height="80">
+<img src="/pics/con.png" alt="Confluence" width="120" height="80"></p>
+<p>The same upstream picture again, as the article repeats it: <img src="/pics/a/photo.png" alt="Upstream again"
+width="120" height="80"></p>
+<p><img src="/pics/missing.png" alt="Missing" width="120" height="80">
+<img src="/pics/page.png" alt="Not an image" width="120" height="80"></p>
+<p>The last paragraph closes the gallery with a few words about the next survey and the volunteers who help.</p>
+</article></body></html>"""
+GALLERY_ROUTES = {"/gallery.html": ("text/html", GALLERY), "/pics/a/photo.png": ("image/png", png(120, 80)),
+                  "/pics/b/photo.png": ("image/png", png(120, 80, (200, 60, 40))),
+                  "/pics/con.png": ("image/png", png(120, 80, (40, 200, 60))),
+                  "/pics/page.png": ("text/html", b"<!DOCTYPE html><p>not an image</p>")}
+
+# Same-origin iframe holding the article (with a nested same-origin note), plus a cross-origin one (localhost vs
+# 127.0.0.1) whose text must stay out.
+FRAMED = b"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Framed: tides of the estuary</title>
+</head><body><nav><a href="/">Home</a> <a href="/about">About</a></nav>
+<iframe src="/framed-article.html" title="story" style="width:100%;height:1600px;border:0"></iframe>
+<iframe id="xo" style="width:300px;height:100px;border:0"></iframe>
+<script>document.getElementById('xo').src = 'http://localhost:' + location.port + '/framed-cross.html';</script>
+<footer>Copyright the estuary society</footer></body></html>"""
+FRAMED_ARTICLE = b"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>inner</title></head><body>
+<article><h1>Tides of the estuary</h1>
+<p>Twice a day the sea pushes up the estuary and the river backs up behind it, so the water level at the old mill
+rises and falls by almost two metres, which the volunteers measure every hour through the whole season.</p>
+<p>The readings show that the salt wedge reaches further upstream in dry summers than anyone expected, and the
+reed beds along the banks have started to change as a result, with new species taking hold near the mill.</p>
+<iframe src="/framed-note.html" style="width:100%;height:200px;border:0"></iframe>
+<p>The last paragraph of the framed article thanks the volunteers and the mill owners for their patience.</p>
+</article></body></html>"""
+FRAMED_NOTE = b"""<!DOCTYPE html><html><body><p>A nested note from the second frame level: readings are in metres
+above the chart datum of the harbour, corrected for the atmospheric pressure of the day.</p></body></html>"""
+FRAMED_CROSS = b"""<!DOCTYPE html><html><body><p>CROSSORIGINSECRET text that the extension cannot and must not
+read from another origin.</p></body></html>"""
+FRAME_ROUTES = {"/framed.html": ("text/html", FRAMED), "/framed-article.html": ("text/html", FRAMED_ARTICLE),
+                "/framed-note.html": ("text/html", FRAMED_NOTE), "/framed-cross.html": ("text/html", FRAMED_CROSS)}
+
 
 def _skip_or_fail(msg):
     if os.environ.get("CI"):
@@ -106,7 +152,7 @@ def env(tmp_path_factory):
     downloads = tmp / "downloads"
     downloads.mkdir()
     extra = {"/hostile.html": ("text/html", HOSTILE), "/images.html": ("text/html", IMAGE_PAGE),
-             "/style-hidden.html": ("text/html", STYLE_HIDDEN)}
+             "/style-hidden.html": ("text/html", STYLE_HIDDEN), **GALLERY_ROUTES, **FRAME_ROUTES}
     with FixtureServer(extra) as srv, sync_api.sync_playwright() as p, \
             extension_browser(p, tmp / "profile", downloads) as (ctx, sw, ext_id):
         page = ctx.new_page()
@@ -132,6 +178,51 @@ def page_dom(page):
 
 def reader_root(page):
     return page.locator("readwell-reader .rw-root")
+
+
+def _status(sw):
+    return sw.evaluate("() => self.readwell.status()")
+
+
+def _wait_engine_ready(sw, timeout_s=90.0):
+    import time
+    t_end = time.monotonic() + timeout_s
+    while True:
+        st = _status(sw)
+        if st["engine"] and st["engine"]["state"] == "ready":
+            return st
+        assert st["engine"] is None or st["engine"]["state"] != "failed", st
+        assert time.monotonic() < t_end, st
+        time.sleep(0.2)
+
+
+def test_engine_prewarmed_at_start(env):
+    """The engine document is created when the extension starts (fresh profile: onInstalled) and loads Pyodide
+    from the memory snapshot with no command issued. First in the file: then no extraction has run yet."""
+    sw = env["sw"]
+    st = _status(sw)
+    assert st["prewarm"]["reason"] in ("installed", "startup") and not st["prewarm"]["skipped"], st
+    assert st["offscreen"], st
+    st = _wait_engine_ready(sw)
+    eng = st["engine"]
+    assert eng["fromSnapshot"] is True, eng
+    assert eng["startedAt"] >= st["prewarm"]["at"] and eng["createdAt"] - st["prewarm"]["at"] < 15000, st
+    # the load was not triggered by an extraction (none ran before it started)
+    assert eng["firstExtractAt"] is None or eng["startedAt"] <= eng["firstExtractAt"], eng
+
+
+def test_engine_document_closed_is_recreated(env):
+    """Nothing hangs when the engine document disappears behind the broker's back: the next command gets
+    'receiving end does not exist', makes a new document and succeeds (a cold engine load)."""
+    sw = env["sw"]
+    _wait_engine_ready(sw)
+    sw.evaluate("async () => chrome.offscreen.closeDocument()")
+    assert _status(sw)["offscreen"] is False
+    tid = open_url(env, env["srv"].url("core--news-article-basic.html"))
+    res = call(sw, "extract", tid)
+    assert res["found"] and res["title"] == "Volunteers Map the Health of a Small River"
+    st = _status(sw)
+    assert st["offscreen"] and st["engine"]["state"] == "ready" and st["engine"]["fromSnapshot"], st
 
 
 def test_reader_shows_article_and_restores_page(env):
@@ -255,6 +346,83 @@ def test_save_markdown_and_html(env):
     # never overwrite: a second save gets a new name
     again = _download_path(sw, call(sw, "save", tid, {"format": "markdown"}))
     assert again != md_path and again.exists() and md_path.exists()
+
+
+def _md_images(md):
+    return re.findall(r"!\[(?:\\.|[^\]\\])*\]\(([^)\s]+)", md)
+
+
+def test_save_markdown_with_images_beside_it(env):
+    from urllib.parse import unquote
+    page, sw = env["page"], env["sw"]
+    base = env["srv"].base
+    tid = open_url(env, base + "/gallery.html")
+    info = call(sw, "save", tid, {"format": "markdown-images"})
+    md_path = _download_path(sw, info)
+    assert md_path.parent == env["downloads"] and md_path.name.startswith("Gallery the river banks")
+    folder = md_path.name[:-3] + "_files"
+    md = md_path.read_text("utf-8")
+    assert md.startswith("---\ntitle: ") and '\nsaved: "' in md.split("\n---\n", 1)[0]
+    links = _md_images(md)
+    local = [u for u in links if not u.startswith("http")]
+    remote = [u for u in links if u.startswith("http")]
+    # 4 image references to 3 distinct images saved; the 404 and the HTML page keep their absolute URLs
+    assert len(local) == 4 and len(set(local)) == 3, links
+    assert sorted(remote) == [f"{base}/pics/missing.png", f"{base}/pics/page.png"], links
+    assert info["images"]["total"] == 5 and info["images"]["saved"] == 3, info["images"]
+    names = set()
+    for u in set(local):
+        rel = unquote(u)
+        assert rel.startswith(folder + "/") and ".." not in rel, rel
+        f = md_path.parent / rel
+        assert f.is_file() and f.read_bytes().startswith(b"\x89PNG"), f
+        assert re.fullmatch(r"[A-Za-z0-9_-]+\.png", f.name), f.name
+        names.add(f.name.lower())
+    assert len(names) == 3 and "con.png" not in names  # unique, no Windows device name
+    # each link shows the right picture: the two "photo.png" differ
+    by_alt = dict(re.findall(r"!\[([^\]]*)\]\(([^)\s]+)", md))
+    up, down = (md_path.parent / unquote(by_alt[k]) for k in ("Upstream", "Downstream"))
+    assert up.read_bytes() == png(120, 80) and down.read_bytes() == png(120, 80, (200, 60, 40))
+    # saving again never overwrites: new .md, new image files, links still resolve
+    again = call(sw, "save", tid, {"format": "markdown-images"})
+    md2_path = _download_path(sw, again)
+    assert md2_path != md_path and md_path.exists()
+    local2 = [unquote(u) for u in _md_images(md2_path.read_text("utf-8")) if not u.startswith("http")]
+    assert all((md2_path.parent / r).is_file() for r in local2) and not set(local2) & {unquote(u) for u in local}
+    # the reader offers it too
+    call(sw, "reader", tid)
+    assert page.locator("readwell-reader button[data-readwell-save=markdown-images]").count() == 1
+    call(sw, "reader", tid)
+
+
+def test_same_origin_iframe_article(env):
+    """The article lives in a same-origin iframe (and a nested one): the snapshot carries their documents as
+    <div data-readwell-iframe>, so the extension finds it; a cross-origin frame stays out; CPython, which sees
+    only the outer HTML, finds nothing (an extension-only difference by design)."""
+    page, sw = env["page"], env["sw"]
+    url = env["srv"].base + "/framed.html"
+    tid = open_url(env, url)
+    # the cross-origin frame really is there (its text would be readable if we ignored origins)
+    cross = next(f for f in page.frames if f.url.endswith("/framed-cross.html"))
+    assert cross.url.startswith("http://localhost:")
+    cross.wait_for_load_state()
+    before = page_dom(page)
+    res = call(sw, "extract", tid, {"debug": True})
+    assert res["found"], res
+    assert "salt wedge reaches further upstream" in res["text"]
+    assert "A nested note from the second frame level" in res["text"]
+    assert "CROSSORIGINSECRET" not in res["text"] and "CROSSORIGINSECRET" not in res["markdown"]
+    assert "Copyright the estuary society" not in res["text"]
+    assert not readwell.extract(FRAMED, url=url).found
+    r = call(sw, "reader", tid)
+    assert r["found"]
+    assert "salt wedge reaches further upstream" in page.locator('[data-readwell="article"]').inner_text()
+    call(sw, "reader", tid)
+    # the overlay draws boxes for removals inside the frame at the frame's place on the page
+    ov = call(sw, "overlay", tid)
+    assert ov["open"]
+    call(sw, "overlay", tid)
+    assert page_dom(page) == before
 
 
 def test_overlay_boxes_match_log_without_layout_shift(env):

@@ -33,6 +33,19 @@ export function load(options = {}) {
   return enginePromise;
 }
 
+/** The wasm module defines its own memory (32 MB at start), so Pyodide's INITIAL_MEMORY hint for a snapshot has
+ * no effect and restoring a snapshot larger than that fails ("offset is out of bounds"). Grow the heap
+ * through Emscripten (views updated) before Pyodide copies the snapshot in. */
+function roomFor(createPyodideModule, bytesNeeded) {
+  return async (settings) => {
+    const mod = await createPyodideModule(settings);
+    if (mod.HEAP8.length < bytesNeeded && !mod._emscripten_resize_heap(bytesNeeded)) {
+      throw new Error(`readwell engine: cannot grow the heap to ${bytesNeeded} bytes for the snapshot`);
+    }
+    return mod;
+  };
+}
+
 async function createEngine(options) {
   const t0 = performance.now();
   const manifest = JSON.parse(await readFile(path('manifest.json'), 'utf8'));
@@ -54,7 +67,8 @@ async function createEngine(options) {
   if (wantSnapshot) {
     try {
       const snap = await readFile(path(manifest.snapshot.file));
-      pyodide = await loadPyodide({ ...base, _loadSnapshot: bytes(snap) });
+      const { default: createPyodideModule } = await import(new URL('./pyodide/pyodide.asm.mjs', import.meta.url).href);
+      pyodide = await loadPyodide({ ...base, _loadSnapshot: bytes(snap), createPyodideModule: roomFor(createPyodideModule, snap.length) });
       fromSnapshot = true;
     } catch (err) {
       snapshotError = err;
