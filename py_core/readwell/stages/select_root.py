@@ -238,21 +238,38 @@ def find_root(body: Element) -> tuple[Element | None, dict[int, Stat], dict[int,
 
 
 def _join_chunks(top: Element, scores: dict[int, float], elements: dict[int, Element]) -> Element:
+    """Chunks repeat the body container's class *and* sit under identical wrappers (cousins through the same
+    structure); a teaser that reuses the class in another structure (a "next up" box) is not a chunk."""
     cls = top.get("class").strip()
     if not cls:
         return top
     floor = 0.2 * scores.get(top.nid, 0.0)
-    chunks = [e for n, e in elements.items() if e is not top and e.tag == top.tag and e.get("class").strip() == cls
-              and scores[n] >= floor]
-    if not chunks:
-        return top
-    mine = [top, *top.ancestors()]
-    common = top
-    for c in chunks:
-        theirs = {id(a) for a in (c, *c.ancestors())}
-        common = next((a for a in mine if id(a) in theirs), common)
-        mine = [a for a in mine if id(a) in theirs] or mine
-    return common if common.tag not in ("body", "html", "#document") else top
+    common: Element | None = None
+    for n, e in elements.items():
+        if e is top or e.tag != top.tag or e.get("class").strip() != cls or scores[n] < floor:
+            continue
+        anc = _common_ancestor(top, e)
+        if anc is None or anc.tag in ("body", "html", "#document"):
+            continue
+        if _signature_path(top, anc) != _signature_path(e, anc):
+            continue
+        if common is None or anc in set(common.ancestors()):
+            common = anc
+    return common if common is not None else top
+
+
+def _common_ancestor(a: Element, b: Element) -> Element | None:
+    mine = {id(x) for x in a.ancestors()}
+    return next((x for x in b.ancestors() if id(x) in mine), None)
+
+
+def _signature_path(el: Element, stop: Element) -> list[tuple[str, str]]:
+    path = []
+    cur: Element | None = el
+    while cur is not None and cur is not stop:
+        path.append((cur.tag, cur.get("class").strip()))
+        cur = cur.parent
+    return path
 
 
 def _siblings_to_join(top: Element, scores: dict[int, float], stats: dict[int, Stat]) -> set[int]:
