@@ -13,8 +13,8 @@ from ..rules import CALLOUT_ALIASES, CALLOUT_TYPES, tokens_of
 from .normalize_structures import PROTECT
 
 GFM_TYPES = ("note", "tip", "important", "warning", "caution")
-TITLE_TOKENS = frozenset({"markdown-alert-title", "admonition-title", "admonitiontitle", "callout-title",
-                          "admonition-heading", "alert-title", "title"})
+TITLE_TOKENS = frozenset({"markdownalerttitle", "admonitiontitle", "callouttitle", "admonitionheading", "alerttitle",
+                          "title", "heading"})  # tokens_of joins parts: "admonition-title" → "admonitiontitle"
 
 
 def callout_type(el: Element) -> str | None:

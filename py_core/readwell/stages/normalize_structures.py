@@ -41,14 +41,19 @@ def _clean_lang(s: str) -> str:
     return s if re.fullmatch(r"[a-z0-9+#.-]{1,30}", s) else ""
 
 
+_LINE_START = object()  # sentinel: the next line must start on a new line
+
+
 def _code_text(el: Element) -> str:
-    """Text of a code block, ``<br>`` as newlines, block children as lines, gutters skipped."""
+    """Text of a code block, kept verbatim: ``<br>`` as newlines, line elements (``div``/``.line``) each on
+    their own line (a line element followed by ``<br>`` is one line, not two), gutters skipped."""
     out: list[str] = []
     stack: list[object] = [el]
     while stack:
         n = stack.pop()
-        if isinstance(n, str):
-            out.append(n)
+        if n is _LINE_START:
+            if out and not out[-1].endswith("\n"):
+                out.append("\n")
             continue
         if isinstance(n, Text):
             out.append(n.data)
@@ -61,12 +66,10 @@ def _code_text(el: Element) -> str:
             continue
         kids = list(n.children)
         block_line = n is not el and (n.tag in ("div", "p", "li", "tr") or "line" in tokens_of(n.get("class")))
-        if block_line:
-            stack.append("\n")
         stack.extend(reversed(kids))
-    text = "".join(out)
-    text = re.sub(r"\n{3,}", "\n\n", text)
-    return text.strip("\n")
+        if block_line:
+            stack.append(_LINE_START)
+    return "".join(out).strip("\n")
 
 
 def _make_pre(ctx: Context, text: str, lang: str) -> Element:
