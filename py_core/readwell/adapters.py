@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .dom import HTML_NS, MATH_NS, MAX_DEPTH, SVG_NS, Document, Element, Text
+from .dom import CAP_BLOCKS, HTML_NS, MATH_NS, MAX_DEPTH, SVG_NS, Document, Element, Text
 from .errors import InputError
 from .parse import parse_html
 
@@ -59,9 +59,9 @@ def from_snapshot(snap: dict[str, Any]) -> Document:
     doc_root = Element("#document")
     doc_root.nid = 0
     top = 0
-    work: list[tuple[Any, Element, int]] = [(snap, doc_root, 0)]
+    work: list[tuple[Any, Element, int, Element | None]] = [(snap, doc_root, 0, None)]
     while work:
-        node, parent, depth = work.pop()
+        node, parent, depth, cap = work.pop()
         if isinstance(node, str):
             if parent.children and isinstance(parent.children[-1], Text):
                 parent.children[-1].data += node
@@ -71,21 +71,23 @@ def from_snapshot(snap: dict[str, Any]) -> Document:
             continue
         if not isinstance(node, dict):
             continue
+        tag = str(node.get("t", "div")).lower()
         if depth >= MAX_DEPTH:
-            target = parent
-        else:
+            cap = cap if cap is not None else parent
+        if depth < MAX_DEPTH or tag in CAP_BLOCKS:  # same depth cap as the html5lib builder (parity)
             attrs = node.get("a") or {}
-            el = Element(str(node.get("t", "div")).lower(), {str(k): str(v) for k, v in attrs.items()},
-                         _NS.get(node.get("ns", "html"), HTML_NS))
+            el = Element(tag, {str(k): str(v) for k, v in attrs.items()}, _NS.get(node.get("ns", "html"), HTML_NS))
             el.nid = int(node.get("id", 0))
             top = max(top, el.nid)
             lay = node.get("l")
             el.layout = dict(lay) if isinstance(lay, dict) else None
-            parent.append(el)
+            (parent if depth < MAX_DEPTH else cap).append(el)  # type: ignore[union-attr]
             target = el
+        else:
+            target = parent
         kids = node.get("c") or []
         for k in reversed(kids):
-            work.append((k, target, depth + 1))
+            work.append((k, target, depth + 1, cap))
     # text nodes get fresh ids after the element ids
     n = top
     for t in doc_root.iter_nodes():

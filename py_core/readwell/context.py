@@ -104,6 +104,7 @@ class Context:
     meta: dict[str, Any] = field(default_factory=dict)  # facts stages share (e.g. JSON-LD articleBody)
     origin: Document | None = None  # the untouched input: log paths point into it
     _origin_paths: dict[int, Element] | None = None
+    _path_cache: dict[int, dict[int, tuple[int, int]]] = field(default_factory=dict)  # the origin never changes
 
     def path_of(self, el: Element) -> str:
         """CSS path of ``el`` in the *original* document (sibling positions change as stages remove)."""
@@ -112,7 +113,7 @@ class Context:
                 self._origin_paths = self.origin.by_id()
             orig = self._origin_paths.get(el.nid)
             if orig is not None:
-                return dom.css_path(orig)
+                return dom.css_path(orig, self._path_cache)
         return dom.css_path(el)
 
     # --- the one way things disappear -----------------------------------------------------------------

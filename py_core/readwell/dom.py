@@ -5,8 +5,9 @@ html5lib (CPython, Pyodide in Node) and on a snapshot of the live DOM (the exten
 data and stable node ids that point back at live elements. A tiny tree with parent links is the common
 denominator, and it is cheap to copy, so stages can mutate a private copy while the input stays untouched.
 
-Depth is capped at build time (``MAX_DEPTH``): deeper elements are attached to their ancestor at the cap.
-That keeps every recursive helper far from Python's recursion limit on hostile 100,000-deep pages.
+Depth is capped at build time (``MAX_DEPTH``): below it, block elements are attached flat to the ancestor at
+the cap and other elements are dropped with their text kept. That keeps every recursive helper far from
+Python's recursion limit on hostile 100,000-deep pages while paragraphs stay paragraphs.
 """
 
 from __future__ import annotations
@@ -21,6 +22,13 @@ MATH_NS = "math"
 MAX_DEPTH = 180
 
 NON_TEXT = frozenset({"script", "style"})
+
+# Below MAX_DEPTH, these still become elements (attached flat to the ancestor at the cap) so paragraphs under
+# hundreds of unclosed inline tags stay paragraphs; other elements there are dropped, their text kept.
+CAP_BLOCKS = frozenset(
+    "p div li h1 h2 h3 h4 h5 h6 blockquote pre section article main table tr td th ul ol dl dd dt figure "
+    "figcaption".split()
+)
 
 VOID = frozenset(
     "area base br col embed hr img input link meta param source track wbr".split()
@@ -225,8 +233,33 @@ def _shallow(e: Element) -> Element:
     return n
 
 
-def css_path(el: Element) -> str:
-    """A CSS path that locates ``el`` in its document (``#id`` anchors when ids are unique-looking)."""
+def _nth_of_type(el: Element, cache: dict[int, dict[int, tuple[int, int]]] | None) -> tuple[int, int]:
+    """(position among same-tag siblings, how many there are); cached per parent so paths stay linear."""
+    parent = el.parent
+    assert parent is not None
+    if cache is None:
+        same = [c for c in parent.children if isinstance(c, Element) and c.tag == el.tag]
+        return same.index(el) + 1, len(same)
+    table = cache.get(id(parent))
+    if table is None:
+        counts: dict[str, int] = {}
+        pos: dict[int, int] = {}
+        for c in parent.children:
+            if isinstance(c, Element):
+                counts[c.tag] = counts.get(c.tag, 0) + 1
+                pos[id(c)] = counts[c.tag]
+        table = {k: (v, 0) for k, v in pos.items()}
+        for c in parent.children:
+            if isinstance(c, Element):
+                table[id(c)] = (pos[id(c)], counts[c.tag])
+        cache[id(parent)] = table
+    return table[id(el)]
+
+
+def css_path(el: Element, cache: dict[int, dict[int, tuple[int, int]]] | None = None) -> str:
+    """A CSS path that locates ``el`` in its document (``#id`` anchors when ids are unique-looking).
+
+    Pass the same ``cache`` dict for many paths in one unchanged tree (the removal log does)."""
     parts: list[str] = []
     cur: Element | None = el
     while cur is not None and cur.tag not in ("#document",):
@@ -239,9 +272,9 @@ def css_path(el: Element) -> str:
             break
         seg = cur.tag
         if cur.parent is not None:
-            same = [c for c in cur.parent.children if isinstance(c, Element) and c.tag == cur.tag]
-            if len(same) > 1:
-                seg += f":nth-of-type({same.index(cur) + 1})"
+            nth, count = _nth_of_type(cur, cache)
+            if count > 1:
+                seg += f":nth-of-type({nth})"
         parts.append(seg)
         cur = cur.parent
     return " > ".join(reversed(parts))

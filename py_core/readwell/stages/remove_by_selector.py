@@ -16,6 +16,14 @@ from ..selectors import compile_selector
 _EXACT = tuple((compile_selector(sel), sel, reason) for sel, reason in EXACT_SELECTORS)
 
 
+def match_exact(el: Element) -> tuple[str, str] | None:
+    """(selector, reason) of the first exact rule matching ``el``."""
+    for pred, sel, reason in _EXACT:
+        if pred(el):
+            return sel, reason
+    return None
+
+
 def reads_as_prose(st: Stat) -> bool:
     """Several clauses, low link density and a real amount of text: a section of the article."""
     return st.units >= 200 and st.marks >= 4 and st.link_density < 0.2 and (st.paragraphs >= 1 or st.units >= 400)
@@ -38,7 +46,7 @@ def looks_like_thread(el: Element) -> bool:
     return False
 
 
-def match_partial(el: Element, st: Stat, root: Element) -> tuple[str, str] | None:
+def match_partial(el: Element, st: Stat) -> tuple[str, str] | None:
     value = f"{el.get('class')} {el.get('id')}".strip()
     if not value:
         return None
@@ -77,13 +85,10 @@ def run(ctx: Context) -> None:
             # A wrapper holding most of the article (ASP.NET's page-wide <form>) is never boilerplate.
             stack.extend(reversed([c for c in el.children if isinstance(c, Element)]))
             continue
-        hit = None
-        for pred, sel, reason in _EXACT:
-            if pred(el):
-                hit = (EXACT, sel, reason)
-                break
+        exact = match_exact(el)
+        hit = (EXACT, *exact) if exact else None
         if hit is None:
-            p = match_partial(el, stats[el.nid], root)
+            p = match_partial(el, stats[el.nid])
             if p:
                 hit = (PARTIAL, p[0], p[1])
         if hit:

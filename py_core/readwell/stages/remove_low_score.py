@@ -12,7 +12,7 @@ from ..context import SCORE, Context
 from ..dom import Element, Text, normalize_space
 from ..measure import Stat, measure
 from ..rules import PROMO_TEXT
-from .remove_by_selector import reads_as_prose
+from .remove_by_selector import match_exact, match_partial, reads_as_prose
 from .select_root import class_weight
 
 CANDIDATE_TAGS = frozenset({"div", "section", "ul", "ol", "dl", "table", "aside", "header", "footer", "form",
@@ -91,6 +91,12 @@ def verdict(el: Element, st: Stat, root_units: int) -> str | None:
     return None
 
 
+def names_boilerplate(el: Element, st: Stat) -> bool:
+    """The block is named as boilerplate (exact selector or class/id pattern): remove_by_selector's job, so
+    the log names the rule that really applies and disabling that stage brings the block back."""
+    return match_exact(el) is not None or match_partial(el, st) is not None
+
+
 def run(ctx: Context) -> None:
     root = ctx.root or ctx.doc.body
     stats = measure(root)
@@ -104,6 +110,8 @@ def run(ctx: Context) -> None:
         if el.tag == "table" and el.get("data-readwell-table") == "data":
             continue
         st = stats[el.nid]
+        if names_boilerplate(el, st):
+            continue  # named by class/id or tag: remove_by_selector removes it and logs the exact rule
         why = verdict(el, st, root_units) or (teaser_group(el, stats) if st.units / max(root_units, 1) < 0.4 else None)
         if why:
             ctx.remove(el, SCORE, f"{el.tag}:low-score", why)
