@@ -100,3 +100,13 @@ def direct_text(el: Element) -> str:
 
 def has_block_child(el: Element) -> bool:
     return any(isinstance(c, Element) and c.tag in BLOCK_TAGS for c in el.children)
+
+
+def led_by_link(el: Element) -> bool:
+    """The block's first text or media sits inside a link to another page: a card or teaser, not a sentence
+    that happens to contain a link."""
+    for n in el.iter_nodes():
+        if isinstance(n, Text) and n.data.strip() or isinstance(n, Element) and n.tag in ("img", "picture"):
+            return any(a.tag == "a" and a.get("href") and not a.get("href").startswith("#")
+                       for a in ([n] if isinstance(n, Element) else []) + list(n.ancestors()))
+    return False

@@ -9,9 +9,10 @@ regions and blocks holding a large share of the root's text are never removed he
 from __future__ import annotations
 
 from ..context import SCORE, Context
-from ..dom import Element, Text, normalize_space
+from ..dom import Element, normalize_space
 from ..measure import Stat, measure
 from ..rules import PROMO_TEXT
+from ..textstats import led_by_link
 from .remove_by_selector import match_exact, match_partial, reads_as_prose
 from .select_root import class_weight
 
@@ -21,15 +22,6 @@ CANDIDATE_TAGS = frozenset({"div", "section", "ul", "ol", "dl", "table", "aside"
 
 def _signature(el: Element) -> tuple[str, tuple[str, ...]]:
     return el.tag, tuple(sorted(el.classes))
-
-
-def _led_by_link(el: Element) -> bool:
-    """The item's first text or media sits inside a link (a card), not a sentence that contains a link."""
-    for n in el.iter_nodes():
-        if isinstance(n, Text) and n.data.strip() or isinstance(n, Element) and n.tag in ("img", "picture"):
-            return any(a.tag == "a" and a.get("href") and not a.get("href").startswith("#")
-                       for a in ([n] if isinstance(n, Element) else []) + list(n.ancestors()))
-    return False
 
 
 def teaser_group(el: Element, stats: dict[int, Stat]) -> str | None:
@@ -50,7 +42,7 @@ def teaser_group(el: Element, stats: dict[int, Stat]) -> str | None:
     cards = [k for k in kids if _signature(k) == sig]
     for k in cards:
         s = stats.get(k.nid)
-        if s is None or s.units >= 800 or not _led_by_link(k):
+        if s is None or s.units >= 800 or not led_by_link(k):
             return None
     return f"teaser group: {count} similar items, each led by a link"
 
