@@ -1,7 +1,9 @@
 """Our HTML serializer for the sanitized tree: every text escaped, every attribute quoted and escaped.
 
 Why our own: the output is built from nodes and escaped values, never by pasting page strings. Whitespace
-outside ``<pre>`` collapses to single spaces (the browser would render it so), inside ``<pre>`` it is kept.
+outside ``<pre>`` collapses to single spaces (the browser would render it so), inside ``<pre>`` and inside
+attribute values it is kept exactly. ``escape_text``/``escape_attr`` also drop control characters (see
+``strip_controls``), so they are safe for any page-derived value, not only the article body.
 """
 
 from __future__ import annotations
@@ -11,18 +13,29 @@ import re
 from .dom import VOID, Element, Text
 
 _WS = re.compile(r"\s+")
+# C0 controls except tab, newline and CR; DEL; C1 controls; lone surrogates. In a terminal they are escape
+# sequences (``readwell extract --format text`` of a hostile page could retitle the window, clear the screen or
+# write the clipboard with OSC 52); YAML rejects them; a lone surrogate cannot be written as UTF-8.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 BLOCKS_NEWLINE = frozenset(
     "p div blockquote pre ul ol li h1 h2 h3 h4 h5 h6 table thead tbody tfoot tr figure figcaption dl dt dd hr "
     "details summary section".split()
 )
 
 
+def strip_controls(s: str) -> str:
+    """``s`` without control characters; CR and form feed become a newline and a space."""
+    if not _CONTROL.search(s) and "\r" not in s and "\x0c" not in s:
+        return s
+    return _CONTROL.sub("", s.replace("\r\n", "\n").replace("\r", "\n").replace("\x0c", " "))
+
+
 def escape_text(s: str) -> str:
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return strip_controls(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def escape_attr(s: str) -> str:
-    return (s.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
+    return (strip_controls(s).replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
             .replace("'", "&#x27;").replace("`", "&#x60;"))
 
 
@@ -41,7 +54,7 @@ def serialize(el: Element, include_self: bool = True) -> str:
         if item[0] == "close":
             out.append(f"</{item[1]}>")
             if item[1] in BLOCKS_NEWLINE:
-                out.append("\n")
+                out.append("\n")  # a newline between blocks; text and attribute values are never rewritten
             continue
         node, in_pre = item[1], item[2]
         if isinstance(node, Text):
@@ -57,8 +70,7 @@ def serialize(el: Element, include_self: bool = True) -> str:
         pre = in_pre or node.tag == "pre"
         for c in reversed(node.children):
             stack.append(("el", c, pre))
-    html = "".join(out)
-    return re.sub(r"\n{2,}", "\n", html).strip()
+    return "".join(out).strip()
 
 
 _NAME = re.compile(r"^[a-z][a-z0-9:-]*$")

@@ -5,17 +5,22 @@ media and the captions bound to them (``<figcaption>``) appear only in Markdown 
 trafilatura's text output and in human-annotated article bodies.
 
 Every page-derived string is escaped for its Markdown context: text (``\\`` before ``*_[]<>`|~$`` and
-entity-like ``&``), link and image targets (percent-encoded spaces, parentheses and angle brackets), image alt
-and titles. No page value can open a link, an image or raw HTML. YAML front matter values are JSON-quoted
-strings (valid YAML), so a newline or ``---`` in a title cannot end the block.
+entity-like ``&``), link and image targets (percent-encoded spaces, parentheses and angle brackets,
+backslash before an entity-like ``&``: CommonMark decodes ``&#58;`` in a target into ``:``), image alt and
+titles, TeX (``tex_for_markdown``), callout kinds, and ``|`` inside code and TeX in table cells (GFM splits
+cells there, even inside a code span). No page value can open a link, an image or raw HTML, checked by
+rendering with a CommonMark implementation in ``tests/test_security.py``. YAML front matter values are
+JSON-quoted strings (valid YAML), so a newline or ``---`` in a title cannot end the block.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 
 from .dom import Element, Text
+from .render_html import strip_controls
 
 BLOCK = frozenset(
     "address article aside blockquote details dialog div dl dt dd fieldset figcaption figure footer h1 h2 h3 h4 "
@@ -38,11 +43,32 @@ def esc_url(u: str) -> str:
     for ch, rep in (("(", "%28"), (")", "%29"), ("<", "%3C"), (">", "%3E"), ("\\", "%5C"), ('"', "%22"),
                     ("[", "%5B"), ("]", "%5D"), ("`", "%60")):
         u = u.replace(ch, rep)
-    return u
+    # A literal "&#58;" in a relative target is harmless in HTML but CommonMark decodes it: "javascript&#58;x"
+    # would become a javascript: link. A backslash keeps the "&" literal and the URL unchanged.
+    return _ENTITY_LIKE.sub(r"\\&", u)
 
 
 def esc_title(t: str) -> str:
-    return _WS.sub(" ", t).replace("\\", "\\\\").replace('"', '\\"').strip()
+    return _ENTITY_LIKE.sub(r"\\&", _WS.sub(" ", t).replace("\\", "\\\\").replace('"', '\\"').strip())
+
+
+_TEX_LINK = re.compile(r"\](?=[(\[:])")
+
+
+def tex_for_markdown(tex: str, display: bool = False) -> str:
+    """TeX as it goes between ``$`` delimiters. A renderer without a math extension reads it as Markdown, and
+    the TeX is page data (KaTeX annotations, MathJax scripts, ``data-tex``): ``<`` and ``>`` become ``\\lt`` and
+    ``\\gt`` (the same symbols to KaTeX and MathJax), a space goes between ``]`` and a following ``(``, ``[`` or
+    ``:`` (no link or link definition; spaces mean nothing in math mode), and whitespace runs collapse (one
+    line inline, no blank line in display math, so the block cannot end early)."""
+    tex = tex.replace("<", "\\lt ").replace(">", "\\gt ")
+    tex = _TEX_LINK.sub("] ", tex)
+    if display:
+        return "\n".join(ln.strip() for ln in tex.split("\n") if ln.strip())
+    return _WS.sub(" ", tex).strip()
+
+
+_CALLOUT_KIND = re.compile(r"^[A-Za-z]{1,20}$")
 
 
 def _has_block(el: Element) -> bool:
@@ -55,6 +81,7 @@ class _MD:
     def __init__(self, plain: bool = False) -> None:
         self.plain = plain
         self.footnotes: list[str] = []
+        self.in_table = False  # GFM splits table cells at "|" even inside code spans: escape it there
 
     # --- inline ---------------------------------------------------------------------------------------------
     def inline(self, node: Element | Text) -> str:
@@ -67,11 +94,12 @@ class _MD:
             tex = el.get("data-tex")
             if self.plain:
                 return tex
+            tex = self._cell(tex_for_markdown(tex))
             return f"$${tex}$$" if el.get("data-display") == "block" else f"${tex}$"
         if el.get("data-footnote-ref"):
             label = re.sub(r"[^\w-]", "", el.get("data-footnote-ref")) or "1"
             return "" if self.plain else f"[^{label}]"
-        inner = "".join(self.inline(c) for c in el.children if isinstance(c, Element | Text))
+        inner = _join_inline(self.inline(c) for c in el.children if isinstance(c, Element | Text))
         if tag == "br":
             return "\n" if self.plain else "\\\n"
         if tag == "img":
@@ -99,15 +127,18 @@ class _MD:
                 return ""
             ticks = "`" * (max((len(m) for m in re.findall(r"`+", raw)), default=0) + 1)
             pad = " " if raw.startswith("`") or raw.endswith("`") else ""
-            return f"{ticks}{pad}{raw}{pad}{ticks}"
+            return f"{ticks}{pad}{self._cell(raw)}{pad}{ticks}"
         return inner
+
+    def _cell(self, s: str) -> str:
+        return s.replace("|", "\\|") if self.in_table else s
 
     def image(self, el: Element) -> str:
         src = el.get("src")
         if not src:
             return ""
         alt = _WS.sub(" ", el.get("alt")).strip()
-        alt = re.sub(r"([\\\[\]<>`*_|$])", r"\\\1", alt)
+        alt = _ENTITY_LIKE.sub(r"\\&", re.sub(r"([\\\[\]<>`*_|$])", r"\\\1", alt))
         title = f' "{esc_title(el.get("title"))}"' if el.get("title").strip() else ""
         return f"![{alt}]({esc_url(src)}{title})"
 
@@ -119,7 +150,7 @@ class _MD:
 
         def flush() -> None:
             if run:
-                text = "".join(self.inline(n) for n in run)
+                text = _join_inline(self.inline(n) for n in run)
                 text = _tidy_inline(text)
                 if text:
                     out.append(text if self.plain else _escape_line_starts(text))
@@ -138,9 +169,11 @@ class _MD:
     def block(self, el: Element) -> list[str]:
         tag = el.tag
         if el.get("data-display") == "block" and el.get("data-tex"):
-            return [el.get("data-tex")] if self.plain else [f"$$\n{el.get('data-tex')}\n$$"]
+            if self.plain:
+                return [el.get("data-tex")]
+            return [f"$$\n{self._cell(tex_for_markdown(el.get('data-tex'), display=True))}\n$$"]
         if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
-            text = _tidy_inline("".join(self.inline(c) for c in el.children))
+            text = _tidy_inline(_join_inline(self.inline(c) for c in el.children))
             if not text:
                 return []
             return [text.replace("\n", " ")] if self.plain else ["#" * int(tag[1]) + " " + text.replace("\\\n", " ")]
@@ -157,7 +190,7 @@ class _MD:
                     if c.startswith("language-"):
                         lang = re.sub(r"[^\w+#.-]", "", c[9:])
             fence = "`" * max(3, max((len(m) for m in re.findall(r"`+", code)), default=0) + 1)
-            return [f"{fence}{lang}\n{code}\n{fence}"]
+            return [f"{fence}{lang}\n{self._cell(code)}\n{fence}"]
         if tag in ("ul", "ol"):
             return self.list_block(el)
         if tag == "blockquote":
@@ -165,6 +198,7 @@ class _MD:
             if self.plain:
                 return inner
             kind = el.get("data-callout")
+            kind = kind if _CALLOUT_KIND.match(kind) else ""  # page-written kinds too: "x](javascript:…)"
             body = "\n\n".join(inner)
             lines = ([f"[!{kind.upper()}]"] if kind else []) + body.split("\n")
             return ["\n".join(("> " + ln) if ln else ">" for ln in lines)]
@@ -188,7 +222,7 @@ class _MD:
                 if isinstance(c, Element) and c.tag == "figcaption" and self.plain:
                     continue
                 if isinstance(c, Element) and c.tag == "figcaption":
-                    cap = _tidy_inline("".join(self.inline(x) for x in c.children))
+                    cap = _tidy_inline(_join_inline(self.inline(x) for x in c.children))
                     if cap:
                         out.append(cap if self.plain else f"*{cap}*" if not cap.startswith("*") else cap)
                 elif isinstance(c, Element):
@@ -237,6 +271,13 @@ class _MD:
         return ["\n".join(out)] if out else []
 
     def table(self, el: Element) -> list[str]:
+        outer, self.in_table = self.in_table, not self.plain
+        try:
+            return self._table(el)
+        finally:
+            self.in_table = outer
+
+    def _table(self, el: Element) -> list[str]:
         rows: list[list[str]] = []
         header_rows = 0
         for tr in el.iter(include_self=False):
@@ -247,7 +288,7 @@ class _MD:
                 continue
             texts = []
             for c in cells:
-                t = " ".join(self.blocks(c)) if _has_block(c) else _tidy_inline("".join(self.inline(x) for x in c.children))
+                t = " ".join(self.blocks(c)) if _has_block(c) else _tidy_inline(_join_inline(self.inline(x) for x in c.children))
                 t = t.replace("\n", " ").replace("\\\n", " ")
                 texts.append(t.strip())
                 span = c.get("colspan")
@@ -271,6 +312,20 @@ class _MD:
         return cap + ["\n".join(lines)]
 
 
+def _join_inline(parts: Iterable[str]) -> str:
+    """Concatenate rendered inline parts. Two code spans side by side (```a`` then ```b``) would merge their
+    backtick runs, unpair both spans and let raw code text (``<img onerror=…>``) out as Markdown: a space
+    goes between a part ending in a backtick and one starting with one."""
+    out: list[str] = []
+    for p in parts:
+        if not p:
+            continue
+        if out and out[-1].endswith("`") and p.startswith("`"):
+            out.append(" ")
+        out.append(p)
+    return "".join(out)
+
+
 def _wrap(inner: str, mark: str) -> str:
     s = inner.strip()
     if not s:
@@ -291,13 +346,19 @@ def _escape_line_starts(text: str) -> str:
 
 def to_markdown(root: Element) -> str:
     blocks = _MD().blocks(root) if root.tag not in BLOCK or root.tag in ("div", "article", "section", "main", "body") else _MD().block(root)
-    return "\n\n".join(b for b in blocks if b.strip()).strip() + "\n" if blocks else ""
+    # strip_controls: the sanitizer already did; this keeps terminal escapes out even of an unsanitized tree
+    return strip_controls("\n\n".join(b for b in blocks if b.strip()).strip() + "\n") if blocks else ""
 
 
 def to_text(root: Element) -> str:
     md = _MD(plain=True)
     blocks = md.blocks(root) if root.tag in ("div", "article", "section", "main", "body") or root.tag not in BLOCK else md.block(root)
-    return "\n\n".join(b.strip() for b in blocks if b.strip())
+    return strip_controls("\n\n".join(b.strip() for b in blocks if b.strip()))
+
+
+# What JSON leaves raw but YAML must not see raw: line breaks (NEL, LS, PS), the BOM, and characters outside
+# YAML's printable set (DEL, C1 controls, surrogates, U+FFFE/U+FFFF). A raw one makes the block unreadable.
+_YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]")
 
 
 def front_matter(fields: dict[str, str | None]) -> str:
@@ -306,9 +367,7 @@ def front_matter(fields: dict[str, str | None]) -> str:
     for k, v in fields.items():
         if v is None or v == "":
             continue
-        value = json.dumps(str(v), ensure_ascii=False)
-        for ch in "\u2028\u2029\u0085\ufeff":  # YAML line breaks / BOM JSON leaves raw
-            value = value.replace(ch, f"\\u{ord(ch):04x}")
+        value = _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(str(v), ensure_ascii=False))
         lines.append(f"{k}: {value}")
     lines.append("---")
     return "\n".join(lines) + "\n\n"

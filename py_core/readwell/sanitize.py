@@ -3,6 +3,7 @@
 Safe construction first: only allow-listed HTML-namespace elements and attributes survive, every
 URL-bearing attribute is checked after decoding (entities are decoded by the parser; whitespace, control
 characters and case by ``urls.scheme_of``), dangerous elements are removed with their content (logged),
+control characters are removed from text and attribute values (``render_html.strip_controls``),
 unknown ones are unwrapped (logged). Foreign content (SVG, MathML) never reaches the output, so a browser's
 re-parse cannot create an element this pass did not see. bleach runs last on the serialized HTML with the
 same allow-lists: the final defence, never the only one.
@@ -15,8 +16,9 @@ import re
 import bleach
 
 from .context import ALLOWLIST, Context
-from .dom import HTML_NS, Element
-from .urls import is_safe_url, srcset_urls
+from .dom import HTML_NS, Element, Text
+from .render_html import strip_controls
+from .urls import is_safe_url, split_srcset
 
 ALLOWED_TAGS = frozenset(
     """a abbr b bdi bdo blockquote br caption cite code col colgroup dd del details dfn div dl dt em figcaption
@@ -54,6 +56,17 @@ URL_ATTRS = frozenset({"href", "src", "cite", "poster", "action", "formaction", 
 _LANG_CLASS = re.compile(r"^language-[a-z0-9+#.-]{1,30}$")
 _NUMERIC = re.compile(r"^\d{1,5}%?$")
 _TOKEN = re.compile(r"^[\w\s.,:;#+()/'-]{0,200}$")
+# A srcset descriptor is a width, a density or a height; anything else (``javascript:x`` after a URL split off
+# by a control character) makes a browser drop the candidate, and makes us drop the attribute.
+_SRCSET_DESCRIPTOR = re.compile(r"^(\d+w|\d*\.?\d+(?:[eE][+-]?\d+)?x|\d+h)$")
+# Our own data-* attributes are read by the Markdown renderer; a page can write them too, so their values are
+# held to what our stages produce.
+_DATA_VALUES = {
+    "data-callout": re.compile(r"^[A-Za-z]{1,20}$"),
+    "data-footnote": re.compile(r"^[\w-]{1,40}$"),
+    "data-footnote-ref": re.compile(r"^[\w-]{1,40}$"),
+    "data-display": re.compile(r"^(block|inline)$"),
+}
 
 
 def clean_attr(tag: str, name: str, value: str) -> str | None:
@@ -67,10 +80,14 @@ def clean_attr(tag: str, name: str, value: str) -> str | None:
             return None
         return value.strip()
     if name == "srcset":
-        urls = srcset_urls(value)
-        if not urls or not all(is_safe_url(u, allow_data_image=True) for u in urls):
+        items = split_srcset(value)
+        if not items or not all(is_safe_url(u, allow_data_image=True) for u, _ in items):
+            return None
+        if not all(_SRCSET_DESCRIPTOR.match(d) for _, desc in items for d in desc.split()):
             return None
         return value.strip()
+    if name in _DATA_VALUES:
+        return value if _DATA_VALUES[name].match(value) else None
     if name == "class":
         kept = [c for c in value.split() if _LANG_CLASS.match(c)]
         return " ".join(kept) or None
@@ -113,10 +130,13 @@ def sanitize_tree(ctx: Context, root: Element) -> Element:
     for el in root.iter(include_self=False):
         new: dict[str, str] = {}
         for k, v in el.attrs.items():
-            cv = clean_attr(el.tag, k.lower(), v)
+            cv = clean_attr(el.tag, k.lower(), strip_controls(v))
             if cv is not None:
                 new[k.lower()] = cv
         el.attrs = new
+    for node in root.iter_nodes():
+        if isinstance(node, Text):
+            node.data = strip_controls(node.data)
     if root.tag not in ALLOWED_TAGS:
         root.tag = "div"
     root.attrs = {k: v for k, v in root.attrs.items() if k in ("lang", "dir") and clean_attr("div", k, v) is not None}
@@ -135,6 +155,33 @@ _CLEANER = bleach.sanitizer.Cleaner(
     strip=True,
     strip_comments=True,
 )
+_StockWalker = bleach.html5lib_shim.getTreeWalker("etree")
+
+
+class _LinearWalker(_StockWalker):  # type: ignore[misc, valid-type]
+    """bleach's etree tree walker with a linear ``getParentNode``.
+
+    Why: the stock one finds an element's position among its siblings with ``list(parent).index(...)`` (and
+    asserts with ``count``) every time the walk climbs out of it, so an element with n children costs O(n²):
+    an article of 60,000 paragraphs (a 20 MB page) spent minutes in bleach. Here each parent's child positions
+    are computed once per walk. Node tuples are (element, index, ancestors, flag), as in the stock walker; the
+    result is identical (``tests/test_security.py`` compares both walkers).
+    """
+
+    def getParentNode(self, node):  # noqa: N802 (html5lib API)
+        if isinstance(node, tuple) and node[3] != "text" and len(node[2]) > 1:
+            _, _, parents, _ = node
+            parent = parents.pop()
+            grand = parents[-1]
+            cache = self.__dict__.setdefault("_positions", {})
+            positions = cache.get(id(grand))
+            if positions is None:
+                positions = cache[id(grand)] = {id(c): i for i, c in enumerate(grand)}
+            return parent, positions[id(parent)], parents, None
+        return super().getParentNode(node)
+
+
+_CLEANER.walker = _LinearWalker
 
 
 def bleach_final(html: str) -> str:

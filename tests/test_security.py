@@ -1,0 +1,236 @@
+"""Hostile pages, statically: every payload of the corpus and every ``fixtures/security--*.html`` page, checked on
+every output format (content_html re-parsed, Markdown rendered by CommonMark, text, JSON, front matter, a saved
+page assembled from the metadata). The checks live in ``securitylib``; the dynamic (Chromium) check is in
+``test_security_browser.py`` and the fuzz test in ``test_security_fuzz.py``."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import fixturelib  # noqa: E402
+import readwell  # noqa: E402
+import securitylib as S  # noqa: E402
+from readwell import cli  # noqa: E402
+from readwell.context import Context, Options  # noqa: E402
+from readwell.parse import parse_html  # noqa: E402
+from readwell.render_html import serialize  # noqa: E402
+from readwell.render_markdown import esc_url, front_matter, to_markdown  # noqa: E402
+from readwell.sanitize import bleach_final, clean_attr, sanitize_tree  # noqa: E402
+from readwell.urls import is_safe_url, split_srcset  # noqa: E402
+
+SECURITY_FIXTURES = fixturelib.all_fixtures("security")
+
+
+def test_corpus_covers_every_vector_class() -> None:
+    classes = {p.cls for p in S.PAYLOADS}
+    assert classes == {"url", "handler", "style", "element", "foreign", "mutation", "markdown", "control",
+                       "metadata"}
+    attrs = " ".join(S.URL_CONTEXTS.values())
+    for a in ("href=", "src=", "srcset=", "poster=", "cite=", "action=", "formaction=", "xlink:href=", "data=",
+              "background=", "ping="):
+        assert a in attrs, f"no URL context for {a}"
+
+
+# --- the sanitizer alone: every payload, no stage in between ------------------------------------------------
+@pytest.mark.parametrize("payload", [p for p in S.PAYLOADS if p.where == "body"], ids=lambda p: p.id)
+def test_sanitizer_alone(payload: S.Payload) -> None:
+    """The payload straight into ``sanitize_tree`` (no stage can remove it first), then our serializer, then
+    bleach: the re-parse holds only what the sanitizer allowed and saw, and bleach finds nothing to change."""
+    doc = parse_html(f"<!DOCTYPE html><body><div>{payload.html}</div></body>")
+    ctx = Context(doc, Options())
+    root = doc.body
+    sanitize_tree(ctx, root)
+    ours = serialize(root, include_self=False)
+    S.assert_reparse_stable(ours, seen=root)
+    final = bleach_final(ours)
+    assert S.canon(S.reparse(final)) == S.canon(S.reparse(ours)), "bleach had to change our output"
+    S.check_markdown(to_markdown(root), S.reparse(final))
+
+
+# --- every payload inside a real-looking article, through the whole pipeline --------------------------------
+@pytest.mark.parametrize("context", list(S.URL_CONTEXTS), ids=str)
+def test_url_context_in_article(context: str) -> None:
+    """One article per URL-bearing attribute holding every scheme variant (``u-<context>-<variant>`` ids),
+    each between sentences of its own so that the removal stages keep them."""
+    by_id = {p.id: p for p in S.PAYLOADS}
+    parts = [f"<p>Variant {v} reads as follows in ordinary words.</p>{by_id[f'u-{context}-{v}'].html}"
+             for v in S.URL_VARIANTS]
+    result = S.check_all(S.article_page(body="\n".join(parts)), front_matter_check=False)
+    assert S.KEEP_LEAD in result.text and S.KEEP_TAIL in result.text
+
+
+@pytest.mark.parametrize("payload", [p for p in S.PAYLOADS if p.cls != "url"], ids=lambda p: p.id)
+def test_payload_in_article(payload: S.Payload) -> None:
+    result = S.check_all(S.payload_page(payload), allowed_markers=S.visible_markers(payload),
+                         front_matter_check=payload.cls in ("metadata", "control"))
+    assert result.found
+    if payload.keep:
+        assert S.KEEP_LEAD in result.text and S.KEEP_TAIL in result.text, "the text around the payload was lost"
+    if payload.where == "head" and payload.visible and payload.id != "meta-control":
+        # the hostile value was taken, as a plain string, not dropped on the way
+        values = [result.title, result.byline, result.excerpt, result.site_name]
+        assert any(v and ("<" in v or '"' in v) for v in values), "the hostile metadata was not used"
+
+
+MARKDOWN_SENSITIVE = [p for p in S.PAYLOADS if p.cls in ("markdown", "url") and
+                      ("entity" in p.id or p.cls == "markdown")]
+
+
+@pytest.mark.parametrize("payload", MARKDOWN_SENSITIVE, ids=lambda p: p.id)
+def test_payload_without_page_url(payload: S.Payload) -> None:
+    """Without a page URL relative targets stay relative: an entity-like ``&#58;`` is then the whole attack."""
+    S.check_all(S.payload_page(payload), url=None, allowed_markers=S.visible_markers(payload), deep=False,
+                front_matter_check=False)
+
+
+# --- the security fixtures ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("fx", SECURITY_FIXTURES, ids=lambda f: f.name)
+def test_security_fixture(fx: fixturelib.Fixture) -> None:
+    result = S.check_all(fx.data, url=fx.url, allowed_markers=None, options=fx.options)
+    assert result.found == fx.expect.get("found", True)
+    for phrase in fx.keep:
+        assert phrase in result.text, f"lost: {phrase!r}"
+    for phrase in fx.drop:
+        assert phrase not in result.text, f"kept: {phrase!r}"
+    for k, v in fx.expect.items():
+        if k != "found":
+            assert getattr(result, k) == v
+
+
+@pytest.mark.parametrize("fx", SECURITY_FIXTURES, ids=lambda f: f.name)
+def test_security_fixture_through_cli(fx: fixturelib.Fixture, tmp_path: Path) -> None:
+    """The CLI's own output of every format passes the same checks (what a user pipes into other tools)."""
+    src = tmp_path / "page.html"
+    src.write_bytes(fx.data)
+    outs = {}
+    for fmt in ("json", "markdown", "html", "text"):
+        buf = io.StringIO()
+        with redirect_stdout(buf):
+            code = cli.main(["extract", str(src), "--url", fx.url, "--format", fmt])
+        assert code == 0
+        outs[fmt] = buf.getvalue()
+    d = json.loads(outs["json"])
+    S.check_json(d)
+    content = S.assert_reparse_stable(outs["html"])
+    S.check_markdown(outs["markdown"], content)
+    S.check_text(outs["text"], None)
+
+
+# --- the fixes, one by one ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("url", ["javascript&#58;alert(1)", "javascript&colon;alert(1)", "a&#x3A;b", "&amp;"])
+def test_markdown_target_keeps_entities_literal(url: str) -> None:
+    """CommonMark decodes entities in link targets: ``&#58;`` must reach the reader as the five characters."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark")
+    md.validateLink = lambda u: True
+    tokens = md.parseInline(f"[x]({esc_url(url)})")[0].children
+    assert __import__("urllib.parse").parse.unquote(tokens[0].attrGet("href")) == url
+
+
+def test_markdown_tex_cannot_open_html_or_links() -> None:
+    page = S.article_page(body='<p>Inline <span data-tex="a&lt;b [x](javascript:alert(1)) \\sqrt[3]{y} c&gt;d">'
+                               'm</span> and more.</p>')
+    md = readwell.extract(page, url=S.PAGE_URL).markdown
+    assert "$a\\lt b [x] (javascript:alert(1)) \\sqrt[3]{y} c\\gt d$" in md
+    S.check_markdown(md, None)
+
+
+def test_callout_kind_is_a_word() -> None:
+    page = S.article_page(body='<blockquote data-callout="Warning](javascript:alert(1))"><p>Mind the step when '
+                               'you enter the shed in the dark.</p></blockquote>')
+    md = readwell.extract(page, url=S.PAGE_URL).markdown
+    assert "Mind the step" in md and "javascript" not in md.lower()
+    S.check_markdown(md, None)
+    page = S.article_page(body='<blockquote data-callout="Warning"><p>Mind the step when you enter the shed in the '
+                               'dark.</p></blockquote>')
+    assert "> [!WARNING]\n> Mind the step" in readwell.extract(page, url=S.PAGE_URL).markdown
+
+
+@pytest.mark.parametrize("value", ["a\x7fb", "c\x80d", "e\x9bf", "g\ufffeh", "i\uffffj", "k\ud800l", "m\x85n",
+                                   "o\u2028p", "q\x1br", "\n---\nx: 1", "\ufeffs"])
+def test_front_matter_is_valid_yaml_for_any_string(value: str) -> None:
+    yaml = pytest.importorskip("yaml")
+    block = front_matter({"title": value})
+    assert block.startswith("---\n") and block.endswith("\n---\n\n") and block.count("\n") == 4
+    assert yaml.safe_load(block.split("---\n")[1]) == {"title": value}
+
+
+def test_srcset_split_on_ascii_whitespace_only() -> None:
+    """``\\x1f`` is whitespace to Python's ``str.split`` and ``\\s`` but not to a browser's srcset parser."""
+    assert [u for u, _ in split_srcset("\x01\x1fjavascript:alert(1) 2x")] == ["\x01\x1fjavascript:alert(1)"]
+    assert clean_attr("img", "srcset", "\x01\x1fjavascript:alert(1) 2x") is None
+    assert clean_attr("img", "srcset", "https://example.org/a.png javascript:alert(1) 2x") is None
+    assert clean_attr("img", "srcset", "https://example.org/a.png 1x, /b.png 2x") is not None
+    assert clean_attr("img", "srcset", "https://example.org/a.png 640w, /b(1,2).png 1280w") is not None
+
+
+def test_serializer_keeps_blank_lines_in_pre_and_attributes() -> None:
+    doc = parse_html('<body><pre><code>a\n\n\nb</code></pre><p title="x\n\ny">t</p></body>')
+    html = serialize(doc.body, include_self=False)
+    assert "a\n\n\nb" in html and 'title="x\n\ny"' in html
+
+
+def test_control_characters_never_reach_outputs() -> None:
+    page = S.article_page(body="<p>Bell \x07 escape \x1b[2J c1 \x9b and &#x1b;]0;t&#x7; end of line.</p>"
+                               '<pre><code>x\x1b[0m y</code></pre><img src="https://example.org/a.png" alt="a\x1bb">')
+    r = readwell.extract(page, url=S.PAGE_URL)
+    for out in (r.content_html, r.markdown, r.text):
+        assert not S.CONTROL.search(out)
+    assert "Bell escape [2J c1 and ]0;t end of line." in r.text
+
+
+@pytest.mark.parametrize("url,ok", [
+    ("https://example.org/", True), ("mailto:a@example.org", True), ("/rel", True), ("//example.org/x", True),
+    ("javascript:alert(1)", False), (" \x01java\tscript:alert(1)", False), ("JAVASCRIPT:x", False),
+    ("vbscript:x", False), ("data:text/html,x", False), ("file:///etc/passwd", False), ("\u2000javascript:x", False),
+])
+def test_scheme_check_matches_browser(url: str, ok: bool) -> None:
+    """``is_safe_url`` agrees with the independent ``browser_scheme`` (or is stricter: a browser reads
+    ``\\u2000javascript:x`` as a relative URL, we refuse it)."""
+    assert is_safe_url(url) is ok
+    assert S.url_ok(url, image=False) is ok or "\u2000" in url
+
+
+def test_security_md_lists_the_allow_lists() -> None:
+    """SECURITY.md's allow-lists are the code's (docs that drift from the code are worse than none)."""
+    import re
+
+    from readwell.sanitize import ALLOWED_TAGS, DROP_TAGS, GLOBAL_ATTRS
+
+    doc = (fixturelib.ROOT / "SECURITY.md").read_text(encoding="utf-8")
+
+    def listed(label: str) -> set[str]:
+        m = re.search(re.escape(label) + r"[^`]*`([^`]+)`", doc)
+        assert m, f"SECURITY.md has no '{label}' list"
+        return set(m.group(1).split())
+
+    assert listed("- Elements kept:") == set(ALLOWED_TAGS)
+    assert listed("- Elements removed with their content") == set(DROP_TAGS)
+    assert listed("- Attributes on every element:") == set(GLOBAL_ATTRS)
+
+
+def test_bleach_linear_walker_matches_stock() -> None:
+    """``sanitize._LinearWalker`` (linear in the number of siblings) gives bleach's stock result."""
+    from readwell import sanitize
+
+    pages = [fx.data for fx in SECURITY_FIXTURES] + [S.article_page(body="\n".join(
+        p.html for p in S.PAYLOADS if p.where == "body" and p.cls != "url"))]
+    htmls = [readwell.extract(p, url=S.PAGE_URL).content_html for p in pages]
+    htmls.append("<div>" + "<p>a <b>b <i>c</i></b> d</p>" * 300 + "</div><ul>" + "<li>x</li>" * 50 + "</ul>tail")
+    stock = bleach_final.__globals__["_StockWalker"]
+    for html in htmls:
+        fast = sanitize.bleach_final(html)
+        sanitize._CLEANER.walker = stock
+        try:
+            assert sanitize.bleach_final(html) == fast
+        finally:
+            sanitize._CLEANER.walker = sanitize._LinearWalker
