@@ -150,8 +150,6 @@ PROSE_1 = "First paragraph about clay and kilns, long enough to count as prose i
 PROSE_2 = "Second paragraph about glazes and firing, also long enough to be counted as real article text."
 
 
-@pytest.mark.xfail(strict=True, reason="sanitize strips the data-footnotes marker from the list (it is not in "
-                                       "GLOBAL_ATTRS), so footnotes render as a numbered list and [^n] refs dangle")
 def test_footnotes_render_as_gfm_definitions() -> None:
     md = fixture_result("stage-normalize_structures--footnotes").markdown
     assert "[^1]" in md
@@ -188,9 +186,6 @@ def test_code_block_kept_verbatim() -> None:
         assert code in getattr(r, key), key
 
 
-@pytest.mark.xfail(strict=True, reason="an inline element wrapping blocks (<b><p>..</p><p>..</p></b>, common in "
-                                       "misnested pages and card links) is rendered inline: paragraphs are glued "
-                                       "together without even a space ('extractor.Second')")
 def test_inline_wrapper_around_paragraphs_keeps_breaks() -> None:
     r = readwell.extract(f"<div id=c><b><p>{PROSE_1}</p><p>{PROSE_2}</p></b></div>", selector="#c")
     assert "extractor.Second" not in r.text
@@ -198,12 +193,7 @@ def test_inline_wrapper_around_paragraphs_keeps_breaks() -> None:
     assert "\n\n" in r.markdown.strip()
 
 
-MARKDOWN_KNOWN_BAD = {
-    "stage-normalize_structures--footnotes": "footnote refs dangle (see test_footnotes_render_as_gfm_definitions)",
-    "security--math-callout-attributes": "footnote ref [^1] has no [^1]: definition",
-    "quality--mixed-text-block-beside-archive": "<br><br> runs render as lines holding only a backslash "
-                                                "(a literal '\\' at the end of the paragraph)",
-}
+MARKDOWN_KNOWN_BAD: dict[str, str] = {}  # fixture name -> reason its Markdown is known to be malformed
 
 
 @pytest.mark.parametrize("fx", _params(FIXTURES, MARKDOWN_KNOWN_BAD))

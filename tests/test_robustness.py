@@ -307,3 +307,12 @@ def test_random_html_property(page: str, as_bytes: bool, debug: bool, disable: l
         assert all(e["stage"] not in disable for e in d["removals"])
     for value in (r.content_html, r.markdown):
         assert "javascript:" not in value.lower() and "<script" not in value.lower()
+
+
+def test_huge_title_attribute_is_capped_in_output() -> None:
+    """A 1 MB title attribute must not be carried into content_html (output stays proportional to content)."""
+    prose = "has enough words, clauses, and commas to count as real article prose in any extractor."
+    paras = "".join(f"<p>Paragraph {i} {prose}</p>" for i in range(1, 5))
+    r = readwell.extract(f'<article><p title="{"t" * 1_000_000}">Paragraph 0 {prose}</p>{paras}</article>')
+    assert r.found
+    assert len(r.content_html) < 5_000

@@ -157,7 +157,8 @@ class _MD:
                 run.clear()
 
         for c in el.children:
-            if isinstance(c, Text) or (isinstance(c, Element) and c.tag not in BLOCK and c.get("data-display") != "block"):
+            if isinstance(c, Text) or (isinstance(c, Element) and c.tag not in BLOCK and c.get("data-display") != "block"
+                                       and not _wraps_blocks(c)):
                 run.append(c)
                 continue
             assert isinstance(c, Element)
@@ -335,9 +336,38 @@ def _wrap(inner: str, mark: str) -> str:
     return f"{lead}{mark}{s}{mark}{trail}"
 
 
+def _wraps_blocks(el: Element) -> bool:
+    """An inline element around blocks (``<b><p>…</p><p>…</p></b>`` in misnested pages, card links): its
+    blocks are rendered as blocks, or paragraphs would be glued together."""
+    return any(e.tag in BLOCK for e in el.iter(include_self=False))
+
+
 def _tidy_inline(text: str) -> str:
-    lines = [_WS.sub(" ", ln).strip() for ln in text.split("\n")]
-    return "\n".join(ln for ln in lines if ln).strip()
+    """Collapse spaces per line; a run of hard breaks (``<br><br>``) becomes a paragraph break, and a hard
+    break at the very end of the paragraph is dropped (a line never holds only a backslash)."""
+    out: list[str] = []
+    gap = False
+    for ln in (_WS.sub(" ", ln).strip() for ln in text.split("\n")):
+        if ln == "\\":  # a second <br> in a row: a paragraph break
+            gap = True
+            continue
+        if not ln:
+            continue
+        if out and gap:
+            out[-1] = _drop_hard_break(out[-1])
+            out.append("")
+        out.append(ln)
+        gap = False
+    if out:
+        out[-1] = _drop_hard_break(out[-1])
+    return "\n".join(out).strip()
+
+
+def _drop_hard_break(line: str) -> str:
+    """Remove a trailing hard break (a single ``\\``, not an escaped backslash ``\\\\``)."""
+    if line.endswith("\\") and not line.endswith("\\\\"):
+        return line[:-1].rstrip()
+    return line
 
 
 def _escape_line_starts(text: str) -> str:

@@ -31,8 +31,8 @@ DROP_TAGS = frozenset(
     select textarea option optgroup svg math canvas dialog head title noembed noframes xmp plaintext param
     portal fencedframe audio video track map area""".split()
 )
-GLOBAL_ATTRS = frozenset({"lang", "dir", "title", "data-callout", "data-footnote", "data-footnote-ref", "data-tex",
-                          "data-display"})
+GLOBAL_ATTRS = frozenset({"lang", "dir", "title", "data-callout", "data-footnote", "data-footnote-ref",
+                          "data-footnotes", "data-tex", "data-display"})
 TAG_ATTRS: dict[str, frozenset[str]] = {
     "a": frozenset({"href"}),
     "img": frozenset({"src", "srcset", "alt", "width", "height"}),
@@ -66,7 +66,11 @@ _DATA_VALUES = {
     "data-footnote": re.compile(r"^[\w-]{1,40}$"),
     "data-footnote-ref": re.compile(r"^[\w-]{1,40}$"),
     "data-display": re.compile(r"^(block|inline)$"),
+    "data-footnotes": re.compile(r"^1$"),
 }
+
+
+MAX_TEXT_ATTR = 1000
 
 
 def clean_attr(tag: str, name: str, value: str) -> str | None:
@@ -99,6 +103,8 @@ def clean_attr(tag: str, name: str, value: str) -> str | None:
         return value if re.match(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$", value) else None
     if name in ("reversed", "open"):
         return ""
+    if name in ("title", "alt") and len(value) > MAX_TEXT_ATTR:
+        return value[:MAX_TEXT_ATTR].rstrip() + "…"  # a tooltip or alt text, not a payload carrier
     return value
 
 
