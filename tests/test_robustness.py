@@ -316,3 +316,13 @@ def test_huge_title_attribute_is_capped_in_output() -> None:
     r = readwell.extract(f'<article><p title="{"t" * 1_000_000}">Paragraph 0 {prose}</p>{paras}</article>')
     assert r.found
     assert len(r.content_html) < 5_000
+
+
+def test_lone_surrogates_and_controls_never_reach_metadata() -> None:
+    """A str page may hold lone surrogates (no decoder produces them) and terminal escapes: the result must
+    still encode as UTF-8 JSON, and metadata must carry no control characters."""
+    prose = "<p>Some paragraph text with enough words, commas, and clauses to count as prose.</p>" * 5
+    page = f"<html><head><title>Bad \ud800 title \x1b[2J\x7f here</title></head><body><article>{prose}</article>"
+    r = readwell.extract(page)
+    json.dumps(r.to_dict(), ensure_ascii=False).encode("utf-8")
+    assert r.title is not None and "\x1b" not in r.title and "\x7f" not in r.title and "\ud800" not in r.title

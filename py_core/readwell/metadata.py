@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urljoin
 
 from .dom import Document, Element, normalize_space
+from .render_html import strip_controls
 from .rules import BYLINE_TEXT, BYLINE_TOKENS, TITLE_SEPARATORS, tokens_of
 from .urls import base_url, is_safe_url, scheme_of
 
@@ -390,7 +391,7 @@ def head_metadata(doc: Document, url: str | None) -> dict[str, Any]:
         canonical = _abs_http(base, meta["og:url"])
     if favicon is None and base and scheme_of(base) in ("http", "https"):
         favicon = urljoin(base, "/favicon.ico")
-    return {
+    out = {
         "title": title or None,
         "byline": byline,
         "published": published,
@@ -404,6 +405,9 @@ def head_metadata(doc: Document, url: str | None) -> dict[str, Any]:
         "favicon": favicon,
         "article_body": _str(ld.get("articleBody")) or None,
     }
+    # Page strings stay plain strings, minus control characters (terminal escapes in a CLI's JSON, YAML
+    # front matter that no longer parses).
+    return {k: strip_controls(v) if isinstance(v, str) else v for k, v in out.items()}
 
 
 def _publisher(ld: dict[str, Any]) -> str:
@@ -426,7 +430,12 @@ def _abs_http(base: str | None, url: str) -> str | None:
 def complete_metadata(md: dict[str, Any], doc: Document, root: Element | None, content_root: Element | None,
                       base: str | None) -> dict[str, Any]:
     """Fill what the head lacked from the body, near the root; excerpt and lead image from the article."""
-    md = dict(md)
+    md = _complete(dict(md), doc, root, content_root, base)
+    return {k: strip_controls(v) if isinstance(v, str) else v for k, v in md.items()}
+
+
+def _complete(md: dict[str, Any], doc: Document, root: Element | None, content_root: Element | None,
+              base: str | None) -> dict[str, Any]:
     if not md.get("byline"):
         md["byline"] = body_byline(doc, root)
     if not md.get("published") or not md.get("modified"):

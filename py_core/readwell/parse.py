@@ -41,6 +41,7 @@ MAX_FETCH_BYTES = 25 * 1024 * 1024
 FETCH_TIMEOUT = 20.0
 USER_AGENT = "Readwell/0.1 (+https://example.org/readwell)"
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _CHARSET_RE = re.compile(r"charset\s*=\s*[\"']?([\w.:-]+)", re.I)
 
 
@@ -140,6 +141,9 @@ def parse_html(data: str | bytes, declared_encoding: str | None = None) -> Docum
             kwargs.pop("transport_encoding", None)
             etree_root = html5lib.parse(data, treebuilder="etree", **kwargs)
     else:
+        # Lone surrogates cannot come from decoded bytes (a browser never sees them) and cannot be written
+        # as UTF-8: replace them as a decoder would.
+        data = _SURROGATE.sub("\ufffd", data)
         etree_root = html5lib.parse(limit_markup(data), treebuilder="etree")
     return _from_etree(etree_root)
 
