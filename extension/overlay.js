@@ -33,17 +33,7 @@
   `;
   let state = null;
 
-  const mk = (tag, props = {}, ...kids) => {
-    const n = document.createElement(tag);
-    for (const [k, v] of Object.entries(props)) {
-      if (v == null) continue;
-      if (k === 'text') n.textContent = v;
-      else if (k.startsWith('on')) n.addEventListener(k.slice(2), v);
-      else n.setAttribute(k, v);
-    }
-    for (const c of kids) if (c) n.appendChild(c);
-    return n;
-  };
+  const mk = (...args) => RW.safeDom.el(...args);
 
   function docRect(el) {
     const r = el.getBoundingClientRect();

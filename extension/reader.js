@@ -8,17 +8,7 @@
   let host = null;
   let previousFocus = null;
 
-  const el = (tag, props = {}, ...kids) => {
-    const n = document.createElement(tag);
-    for (const [k, v] of Object.entries(props)) {
-      if (v == null) continue;
-      if (k === 'text') n.textContent = v;
-      else if (k.startsWith('on')) n.addEventListener(k.slice(2), v);
-      else n.setAttribute(k, v);
-    }
-    for (const c of kids) if (c) n.appendChild(c);
-    return n;
-  };
+  const el = (...args) => RW.safeDom.el(...args);
 
   async function loadPrefs() {
     try {

@@ -81,5 +81,19 @@
     }
   }
 
-  RW.safeDom = { fragment, safeUrl, cleanAttr };
+  // Element builder shared by the reader view and the overlay: properties become attributes or listeners,
+  // text goes through textContent (never markup).
+  const el = (tag, props = {}, ...kids) => {
+    const n = document.createElement(tag);
+    for (const [k, v] of Object.entries(props)) {
+      if (v == null) continue;
+      if (k === 'text') n.textContent = v;
+      else if (k.startsWith('on')) n.addEventListener(k.slice(2), v);
+      else n.setAttribute(k, v);
+    }
+    for (const c of kids) if (c) n.appendChild(c);
+    return n;
+  };
+
+  RW.safeDom = { fragment, safeUrl, cleanAttr, el };
 })();
