@@ -118,7 +118,7 @@ def sanitize_tree(ctx: Context, root: Element) -> Element:
     while stack:
         el = stack.pop()
         if el.ns != HTML_NS or el.tag in DROP_TAGS:
-            if el.ns != HTML_NS and el.tag == "math" or el.tag == "math":
+            if el.tag == "math":
                 unwraps.append(el)  # MathML without a TeX source: its text is the best we can keep
                 stack.extend(c for c in el.children if isinstance(c, Element))
             else:

@@ -106,11 +106,11 @@ def _has_article_tag(el: Element) -> bool:
     return el.tag in ("article", "main") or any(e.tag in ("article", "main") for e in el.ancestors())
 
 
-stats_prose: dict[int, float] = {}  # prose units per ancestor from the last scoring (see find_root)
-
-
-def score_candidates(body: Element) -> tuple[dict[int, float], dict[int, Element], dict[int, Stat]]:
-    """Paragraph scores propagated to ancestors; returns (scores, elements by id, stats)."""
+def score_candidates(
+    body: Element,
+) -> tuple[dict[int, float], dict[int, Element], dict[int, Stat], dict[int, float]]:
+    """Paragraph scores propagated to ancestors; returns (scores, elements by id, stats, prose units per
+    element: paragraph text outside unlikely blocks, weighted by 1 - link density)."""
     stats = measure(body)
     body_units = stats[body.nid].units
     holders = article_holders(body, stats)
@@ -156,9 +156,7 @@ def score_candidates(body: Element) -> tuple[dict[int, float], dict[int, Element
             level += 1
     for nid in scores:
         scores[nid] *= 1 - stats[nid].link_density
-    stats_prose.clear()
-    stats_prose.update(prose)
-    return scores, elements, stats
+    return scores, elements, stats, prose
 
 
 def _has_block_child(el: Element) -> bool:
@@ -180,7 +178,7 @@ def _is_paragraph(el: Element) -> bool:
 
 def find_root(body: Element) -> tuple[Element | None, dict[int, Stat], dict[int, float], set[int]]:
     """Return (top candidate, stats, scores, ids of siblings to join)."""
-    scores, elements, stats = score_candidates(body)
+    scores, elements, stats, prose = score_candidates(body)
     if not scores:
         return None, stats, scores, set()
     ranked = sorted(scores, key=lambda n: scores[n], reverse=True)
@@ -220,7 +218,6 @@ def find_root(body: Element) -> tuple[Element | None, dict[int, Stat], dict[int,
     top = _join_chunks(top, scores, elements)
     # The article is split across sibling blocks (sections): climb while the candidate holds well under the
     # parent's prose (prose = paragraph text outside unlikely blocks, weighted by 1 - link density).
-    prose = stats_prose
     for anc in list(top.ancestors()):
         if anc.tag in ("body", "html", "#document"):
             break
