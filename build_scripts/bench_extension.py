@@ -48,7 +48,7 @@ def pages() -> dict[str, tuple[str, bytes]]:
     if CORPUS.is_dir():
         files = sorted(CORPUS.glob("*.html.gz"), key=lambda p: (p.stat().st_size, p.name))
         mid = len(files) // 2
-        for i, p in enumerate(files[mid:mid + 4]):
+        for i, p in enumerate(files[mid : mid + 4]):
             out[f"/real{i}.html"] = ("text/html; charset=utf-8", gzip.decompress(p.read_bytes()))
     return out
 
@@ -86,10 +86,17 @@ def cold_run(pw, srv, path: str, delay_s: float, ext: Path) -> dict:
             r = sw.evaluate(READER, tab_id(sw, url))
             r["longest_task_ms"] = longest(page)
             eng = sw.evaluate(STATUS)["engine"] or {}
-            r.update(page=path, delay_s=delay_s, sw_ready_ms=(t_sw - t0) * 1000, page_load_ms=(t_loaded - t_sw) * 1000,
-                     command_at_ms=(t_cmd - t0) * 1000, engine_state_at_command=(before["engine"] or {}).get("state"),
-                     engine_load_ms=eng.get("loadMs"), from_snapshot=eng.get("fromSnapshot"),
-                     prewarm=(before.get("prewarm") or {}).get("reason"))
+            r.update(
+                page=path,
+                delay_s=delay_s,
+                sw_ready_ms=(t_sw - t0) * 1000,
+                page_load_ms=(t_loaded - t_sw) * 1000,
+                command_at_ms=(t_cmd - t0) * 1000,
+                engine_state_at_command=(before["engine"] or {}).get("state"),
+                engine_load_ms=eng.get("loadMs"),
+                from_snapshot=eng.get("fromSnapshot"),
+                prewarm=(before.get("prewarm") or {}).get("reason"),
+            )
             return r
 
 
@@ -98,8 +105,12 @@ def main(argv=None) -> int:
     ap.add_argument("--json", type=Path)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--cold-rounds", type=int, default=2, help="fresh browsers per cold variant")
-    ap.add_argument("--ext", type=Path, default=EXTENSION, help="the unpacked extension (default build/extension)")
-    ap.add_argument("--no-page-engine", action="store_true", help="skip the content-script Pyodide measurement")
+    ap.add_argument(
+        "--ext", type=Path, default=EXTENSION, help="the unpacked extension (default build/extension)"
+    )
+    ap.add_argument(
+        "--no-page-engine", action="store_true", help="skip the content-script Pyodide measurement"
+    )
     args = ap.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -113,8 +124,11 @@ def main(argv=None) -> int:
         # pre-warm); a real page takes longer to load, which gives the engine time
         cold_pages = ["/news.html"] + [p for p in order[:1] if p != "/news.html"]
         for delay in (0.0, 3.0):
-            report[f"cold_{delay:.0f}s"] = [cold_run(pw, srv, page, delay, args.ext)
-                                             for _ in range(args.cold_rounds) for page in cold_pages]
+            report[f"cold_{delay:.0f}s"] = [
+                cold_run(pw, srv, page, delay, args.ext)
+                for _ in range(args.cold_rounds)
+                for page in cold_pages
+            ]
         with extension_browser(pw, td / "profile", td / "dl", args.ext) as (ctx, sw, _):
             ctx.add_init_script(script=LONGTASKS)
             page = ctx.new_page()
@@ -155,8 +169,11 @@ def main(argv=None) -> int:
             report["warm"] = warm
             if not args.no_page_engine:
                 tid = open_(order[0])
-                sw.evaluate("async (t) => chrome.scripting.executeScript({target: {tabId: t}, files: "
-                            "['snapshot.js', 'safe_dom.js', 'reader.js', 'overlay.js', 'content.js']})", tid)
+                sw.evaluate(
+                    "async (t) => chrome.scripting.executeScript({target: {tabId: t}, files: "
+                    "['snapshot.js', 'safe_dom.js', 'reader.js', 'overlay.js', 'content.js']})",
+                    tid,
+                )
                 pe = sw.evaluate(PAGE_ENGINE, tid)
                 pe["longest_task_ms"] = longest(page)
                 page.evaluate("() => { window.__rwLong = []; }")
@@ -169,8 +186,9 @@ def main(argv=None) -> int:
     summary = {
         "cold_0s_reader_ms": {c["page"]: [round(x["ms"]) for x in c0 if x["page"] == c["page"]] for c in c0},
         "cold_3s_reader_ms": {c["page"]: [round(x["ms"]) for x in c3 if x["page"] == c["page"]] for c in c3},
-        "cold_0s_command_after_launch_ms": {c["page"]: [round(x["command_at_ms"]) for x in c0 if x["page"] == c["page"]]
-                                            for c in c0},
+        "cold_0s_command_after_launch_ms": {
+            c["page"]: [round(x["command_at_ms"]) for x in c0 if x["page"] == c["page"]] for c in c0
+        },
         "cold_engine_load_ms": [round(c["engine_load_ms"] or 0) for c in c0 + c3],
         "cold_from_snapshot": all(c["from_snapshot"] for c in c0 + c3),
         "cold_longest_task_ms": round(max(c["longest_task_ms"] for c in c0 + c3)),
@@ -184,19 +202,25 @@ def main(argv=None) -> int:
     if "page_engine" in report:
         summary["page_engine_cold_ms"] = round(report["page_engine"]["cold"]["ms"])
         summary["page_engine_longest_task_ms"] = round(report["page_engine"]["cold"]["longest_task_ms"])
-        summary["page_engine_warm_longest_task_ms"] = round(report["page_engine"]["second_call"]["longest_task_ms"])
+        summary["page_engine_warm_longest_task_ms"] = round(
+            report["page_engine"]["second_call"]["longest_task_ms"]
+        )
     report["summary"] = summary
     print("readwell extension (reader command -> article shown; longest main-thread task seen by the page)")
     for c in c0 + c3:
-        print(f"  cold {c['delay_s']:.0f}s {c['page']:<12} {c['ms']:7.0f} ms  (command {c['command_at_ms']:5.0f} ms after "
-              f"launch: sw {c['sw_ready_ms']:4.0f} ms + page load {c['page_load_ms']:4.0f} ms; engine "
-              f"{c['engine_state_at_command']} at command, loaded in {c['engine_load_ms'] or 0:4.0f} ms, snapshot "
-              f"{c['from_snapshot']}, pre-warm {c['prewarm']})  longest task {c['longest_task_ms']:4.0f} ms")
+        print(
+            f"  cold {c['delay_s']:.0f}s {c['page']:<12} {c['ms']:7.0f} ms  (command {c['command_at_ms']:5.0f} ms after "
+            f"launch: sw {c['sw_ready_ms']:4.0f} ms + page load {c['page_load_ms']:4.0f} ms; engine "
+            f"{c['engine_state_at_command']} at command, loaded in {c['engine_load_ms'] or 0:4.0f} ms, snapshot "
+            f"{c['from_snapshot']}, pre-warm {c['prewarm']})  longest task {c['longest_task_ms']:4.0f} ms"
+        )
     for w in [report["cold"], *report["warm"]]:
         rdb = w.get("readability") or {}
-        print(f"  {'unwarmed' if w is report['cold'] else 'warm'} {w['page']:<12} {w['ms']:7.0f} ms  longest task "
-              f"{w['longest_task_ms']:5.0f} ms  snapshot {w.get('snapshotMs') or 0:5.1f} ms  "
-              f"| Readability.js {rdb.get('ms', float('nan')):6.1f} ms")
+        print(
+            f"  {'unwarmed' if w is report['cold'] else 'warm'} {w['page']:<12} {w['ms']:7.0f} ms  longest task "
+            f"{w['longest_task_ms']:5.0f} ms  snapshot {w.get('snapshotMs') or 0:5.1f} ms  "
+            f"| Readability.js {rdb.get('ms', float('nan')):6.1f} ms"
+        )
     for k, v in summary.items():
         print(f"  {k}: {v}")
     if args.json:

@@ -22,17 +22,35 @@ FIXTURES = ROOT / "fixtures"
 EXTENSION = ROOT / "build" / "extension"
 CHROMIUM = "/usr/bin/chromium"
 STRICT_CSP = "script-src 'self'"
-BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+BROWSER_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
 
 
 def png(w: int, h: int, rgb: tuple[int, int, int] = (40, 120, 200)) -> bytes:
     row = b"\x00" + bytes(rgb) * w
     raw = row * h
+
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+        return (
+            struct.pack(">I", len(data))
+            + kind
+            + data
+            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        )
+
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
 
 
 class FixtureServer:
@@ -92,18 +110,30 @@ def extension_browser(playwright, profile_dir: Path, downloads_dir: Path, ext_di
         raise RuntimeError(f"{ext_dir} is not built: run `make build`")
     prefs = profile_dir / "Default" / "Preferences"
     prefs.parent.mkdir(parents=True, exist_ok=True)
-    prefs.write_text(json.dumps({"download": {"default_directory": str(downloads_dir), "prompt_for_download": False}}))
+    prefs.write_text(
+        json.dumps({"download": {"default_directory": str(downloads_dir), "prompt_for_download": False}})
+    )
     ctx = playwright.chromium.launch_persistent_context(
-        str(profile_dir), executable_path=CHROMIUM, headless=True, accept_downloads=True,
-        args=[f"--disable-extensions-except={ext_dir}", f"--load-extension={ext_dir}", *BROWSER_ARGS])
+        str(profile_dir),
+        executable_path=CHROMIUM,
+        headless=True,
+        accept_downloads=True,
+        args=[f"--disable-extensions-except={ext_dir}", f"--load-extension={ext_dir}", *BROWSER_ARGS],
+    )
     try:
-        sw = ctx.service_workers[0] if ctx.service_workers else ctx.wait_for_event("serviceworker", timeout=30000)
+        sw = (
+            ctx.service_workers[0]
+            if ctx.service_workers
+            else ctx.wait_for_event("serviceworker", timeout=30000)
+        )
         cdp = ctx.browser.new_browser_cdp_session() if ctx.browser else None
         if cdp is None:
             page = ctx.pages[0] if ctx.pages else ctx.new_page()
             cdp = ctx.new_cdp_session(page)
         cdp.send("Browser.setDownloadBehavior", {"behavior": "default"})
-        sw.evaluate("() => new Promise((r) => { const t = () => self.readwell ? r(true) : setTimeout(t, 50); t(); })")
+        sw.evaluate(
+            "() => new Promise((r) => { const t = () => self.readwell ? r(true) : setTimeout(t, 50); t(); })"
+        )
         yield ctx, sw, sw.url.split("/")[2]
     finally:
         ctx.close()
@@ -117,4 +147,5 @@ def tab_id(sw, url: str) -> int:
 def call(sw, fn: str, tab: int, arg=None, timeout_ms: int = 120000):
     """self.readwell[fn](tab, arg) in the service worker."""
     return sw.evaluate(
-        "async ([fn, tab, arg]) => await self.readwell[fn](tab, arg ?? undefined)", [fn, tab, arg])
+        "async ([fn, tab, arg]) => await self.readwell[fn](tab, arg ?? undefined)", [fn, tab, arg]
+    )

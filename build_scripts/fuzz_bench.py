@@ -37,7 +37,9 @@ def run_one(page: str | bytes, url: str | None, full: bool) -> tuple[float, str 
     except readwell.InputError:
         return (time.perf_counter() - t0) * 1000, None
     except BaseException as exc:  # noqa: BLE001 (anything else is a finding, including RecursionError)
-        return (time.perf_counter() - t0) * 1000, f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}"
+        return (
+            time.perf_counter() - t0
+        ) * 1000, f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}"
     ms = (time.perf_counter() - t0) * 1000
     try:
         S.check_all(page, url=url, allowed_markers=None, deep=full, front_matter_check=full)
@@ -52,8 +54,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cases", type=int, default=2000, help="random cases (default 2000)")
     ap.add_argument("--seed", type=int, default=4, help="random seed (default 4)")
-    ap.add_argument("--big-scale", type=float, default=0.1,
-                    help="size of the big inputs; 1.0 = 100,000-deep nesting and 20 MB pages (default 0.1)")
+    ap.add_argument(
+        "--big-scale",
+        type=float,
+        default=0.1,
+        help="size of the big inputs; 1.0 = 100,000-deep nesting and 20 MB pages (default 0.1)",
+    )
     ap.add_argument("--only", action="append", default=[], help="run only these big cases (repeatable)")
     ap.add_argument("--save-failures", type=Path, help="write failing inputs to this folder")
     a = ap.parse_args(argv)
@@ -71,10 +77,12 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - t_all
     if a.cases:
         ms_list = [t for t, _, _ in times]
-        print(f"random cases: {a.cases} in {wall:.1f} s ({a.cases / wall:.1f} cases/s with checks, "
-              f"{a.cases / (sum(ms_list) / 1000):.1f} extractions/s); extraction ms per page: "
-              f"median {statistics.median(ms_list):.1f}, p99 {sorted(ms_list)[int(len(ms_list) * 0.99) - 1]:.1f}, "
-              f"worst {max(ms_list):.1f}")
+        print(
+            f"random cases: {a.cases} in {wall:.1f} s ({a.cases / wall:.1f} cases/s with checks, "
+            f"{a.cases / (sum(ms_list) / 1000):.1f} extractions/s); extraction ms per page: "
+            f"median {statistics.median(ms_list):.1f}, p99 {sorted(ms_list)[int(len(ms_list) * 0.99) - 1]:.1f}, "
+            f"worst {max(ms_list):.1f}"
+        )
 
     for name, make in S.BIG_CASES:
         if a.only and name not in a.only:
@@ -82,8 +90,11 @@ def main(argv: list[str] | None = None) -> int:
         page = make(a.big_scale)
         ms, err = run_one(page, S.PAGE_URL, full=False)
         times.append((ms, f"big {name}", len(page)))
-        print(f"big {name:22s} scale {a.big_scale:g}: {len(page) / 1e6:7.2f} MB  {ms:10.1f} ms"
-              + ("  FAILED" if err else ""), flush=True)
+        print(
+            f"big {name:22s} scale {a.big_scale:g}: {len(page) / 1e6:7.2f} MB  {ms:10.1f} ms"
+            + ("  FAILED" if err else ""),
+            flush=True,
+        )
         if err:
             failures.append((f"big {name}", err, page))
 

@@ -44,8 +44,17 @@ def load(path: Path) -> Fixture:
     if not m:
         raise ValueError(f"{path.name}: first line must be <!-- readwell-fixture: {{...}} -->")
     meta = json.loads(m.group(1).decode("utf-8"))
-    return Fixture(path.stem, path, data, meta.get("url"), meta.get("options") or {}, meta.get("keep") or [],
-                   meta.get("drop") or [], meta.get("expect") or {}, meta.get("text_absent") or [])
+    return Fixture(
+        path.stem,
+        path,
+        data,
+        meta.get("url"),
+        meta.get("options") or {},
+        meta.get("keep") or [],
+        meta.get("drop") or [],
+        meta.get("expect") or {},
+        meta.get("text_absent") or [],
+    )
 
 
 def all_fixtures(category: str | None = None) -> list[Fixture]:

@@ -38,11 +38,46 @@ NEVER_ELEMENTS = frozenset(
     "input button select textarea portal fencedframe audio video canvas dialog title xmp plaintext noembed "
     "noframes param".split()
 )
-NEVER_ATTRS = frozenset({"style", "srcdoc", "formaction", "action", "ping", "background", "poster", "data",
-                         "xlink:href", "target", "dynsrc", "lowsrc", "longdesc", "usemap", "is"})
-URL_ATTRS = frozenset({"href", "src", "cite", "poster", "action", "formaction", "xlink:href", "data",
-                       "background", "ping", "longdesc", "lowsrc", "dynsrc", "usemap", "icon", "manifest",
-                       "codebase"})
+NEVER_ATTRS = frozenset(
+    {
+        "style",
+        "srcdoc",
+        "formaction",
+        "action",
+        "ping",
+        "background",
+        "poster",
+        "data",
+        "xlink:href",
+        "target",
+        "dynsrc",
+        "lowsrc",
+        "longdesc",
+        "usemap",
+        "is",
+    }
+)
+URL_ATTRS = frozenset(
+    {
+        "href",
+        "src",
+        "cite",
+        "poster",
+        "action",
+        "formaction",
+        "xlink:href",
+        "data",
+        "background",
+        "ping",
+        "longdesc",
+        "lowsrc",
+        "dynsrc",
+        "usemap",
+        "icon",
+        "manifest",
+        "codebase",
+    }
+)
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 DATA_IMAGE = re.compile(r"^data:image/(png|gif|jpe?g|webp|avif|bmp)[;,]", re.I)
 # Characters no output format should carry: C0 controls except tab and newline, DEL, C1 controls. In a
@@ -53,8 +88,10 @@ CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 def browser_scheme(url: str) -> str | None:
     """The scheme a WHATWG URL parser would see (lower case), None for a relative URL."""
-    u = url.strip("\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17"
-                  "\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f ")
+    u = url.strip(
+        "\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17"
+        "\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f "
+    )
     u = re.sub(r"[\t\n\r]", "", u)
     m = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*):", u)
     return m.group(1).lower() if m else None
@@ -151,9 +188,9 @@ URL_CONTEXTS: dict[str, str] = {
     "img-src": '<img src="{url}" alt="alpha label">',
     "img-srcset": '<img src="https://example.org/media/ok.png" srcset="{url} 2x" alt="alpha label">',
     "img-srcset-second": '<img src="https://example.org/media/ok.png" '
-                         'srcset="https://example.org/media/ok.png 1x, {url} 2x" alt="alpha label">',
+    'srcset="https://example.org/media/ok.png 1x, {url} 2x" alt="alpha label">',
     "picture-source": '<picture><source srcset="{url}"><img src="https://example.org/media/ok.png" '
-                      'alt="alpha label"></picture>',
+    'alt="alpha label"></picture>',
     "video-poster": '<video poster="{url}" src="{url}" controls>alpha label</video>',
     "blockquote-cite": '<blockquote cite="{url}">alpha label</blockquote>',
     "q-cite": '<q cite="{url}">alpha label</q>',
@@ -162,7 +199,7 @@ URL_CONTEXTS: dict[str, str] = {
     "button-formaction": '<button formaction="{url}">alpha label</button>',
     "input-formaction": '<input type="submit" formaction="{url}" value="alpha label">',
     "svg-xlink-href": '<svg width="60" height="20"><a xlink:href="{url}"><text x="0" y="15">alpha label</text>'
-                      '</a></svg>',
+    "</a></svg>",
     "svg-href": '<svg width="60" height="20"><a href="{url}"><text x="0" y="15">alpha label</text></a></svg>',
     "math-href": '<math href="{url}"><mtext>alpha label</mtext></math>',
     "html-xlink-href": '<a xlink:href="{url}">alpha label</a>',
@@ -173,9 +210,9 @@ URL_CONTEXTS: dict[str, str] = {
     "iframe-src": '<iframe src="{url}"></iframe>',
     "embed-src": '<embed src="{url}">',
     "area-href": '<img src="https://example.org/media/map.png" usemap="#m" alt="alpha label"><map name="m">'
-                 '<area href="{url}" shape="rect" coords="0,0,10,10" alt="area"></map>',
+    '<area href="{url}" shape="rect" coords="0,0,10,10" alt="area"></map>',
     "img-legacy": '<img src="https://example.org/media/ok.png" lowsrc="{url}" dynsrc="{url}" longdesc="{url}" '
-                  'alt="alpha label">',
+    'alt="alpha label">',
     "link-href": '<link rel="stylesheet" href="{url}">',
     "meta-refresh": '<meta http-equiv="refresh" content="0;url={url}">',
     "base-href": '<base href="{url}">',
@@ -194,58 +231,105 @@ def _url_payloads() -> list[Payload]:
     return out
 
 
-def _p(pid: str, cls: str, tmpl: str, where: str = "body", visible: bool = False, keep: bool = True) -> Payload:
+def _p(
+    pid: str, cls: str, tmpl: str, where: str = "body", visible: bool = False, keep: bool = True
+) -> Payload:
     return Payload(pid, cls, tmpl.replace("{js}", js(pid)).replace("{id}", pid), where, visible, keep)
 
 
 TRAP = "https://" + TRAP_HOST + "/{id}"
 
 HANDLER_PAYLOADS = [
-    _p("h-img-onerror", "handler", '<img src="https://example.org/none.png" onerror="{js}" alt="beta label">'),
+    _p(
+        "h-img-onerror", "handler", '<img src="https://example.org/none.png" onerror="{js}" alt="beta label">'
+    ),
     _p("h-img-onerror-upper", "handler", '<IMG SRC=x ONERROR="{js}" ALT="beta label">'),
     _p("h-img-slash-sep", "handler", '<img/src="x"/onerror="{js}" alt="beta label">'),
-    _p("h-img-onload", "handler", '<img src="https://example.org/media/ok.png" onload="{js}" alt="beta label">'),
-    _p("h-a-onclick", "handler", '<a href="https://example.org/ok" onclick="{js}" onmouseover="{js}" '
-                                 'onauxclick="{js}">beta label</a>'),
-    _p("h-details-ontoggle", "handler", '<details open ontoggle="{js}"><summary>beta label</summary>beta body'
-                                        '</details>'),
-    _p("h-summary-onclick", "handler", '<details><summary onclick="{js}">beta label</summary>beta body</details>'),
+    _p(
+        "h-img-onload",
+        "handler",
+        '<img src="https://example.org/media/ok.png" onload="{js}" alt="beta label">',
+    ),
+    _p(
+        "h-a-onclick",
+        "handler",
+        '<a href="https://example.org/ok" onclick="{js}" onmouseover="{js}" onauxclick="{js}">beta label</a>',
+    ),
+    _p(
+        "h-details-ontoggle",
+        "handler",
+        '<details open ontoggle="{js}"><summary>beta label</summary>beta body</details>',
+    ),
+    _p(
+        "h-summary-onclick",
+        "handler",
+        '<details><summary onclick="{js}">beta label</summary>beta body</details>',
+    ),
     _p("h-p-onfocus", "handler", '<p tabindex="1" autofocus onfocus="{js}" onfocusin="{js}">beta label</p>'),
-    _p("h-div-onanimation", "handler", '<div style="animation:spin 1s" onanimationstart="{js}" '
-                                       'onanimationend="{js}">beta label</div>'),
+    _p(
+        "h-div-onanimation",
+        "handler",
+        '<div style="animation:spin 1s" onanimationstart="{js}" onanimationend="{js}">beta label</div>',
+    ),
     _p("h-span-pointer", "handler", '<span onpointerenter="{js}" onmouseenter="{js}">beta label</span>'),
     _p("h-body-onload", "handler", '<body onload="{js}" onpageshow="{js}">'),
     _p("h-input-autofocus", "handler", '<input autofocus onfocus="{js}" value="beta label">'),
-    _p("h-select-autofocus", "handler", '<select autofocus onfocus="{js}"><option>beta label</option></select>'),
+    _p(
+        "h-select-autofocus",
+        "handler",
+        '<select autofocus onfocus="{js}"><option>beta label</option></select>',
+    ),
     _p("h-textarea-autofocus", "handler", '<textarea autofocus onfocus="{js}">beta label</textarea>'),
     _p("h-marquee-onstart", "handler", '<marquee onstart="{js}">beta label</marquee>'),
     _p("h-button-onclick", "handler", '<button onclick="{js}">beta label</button>'),
     _p("h-video-source-onerror", "handler", '<video><source src="x" onerror="{js}"></video>beta label'),
     _p("h-audio-onerror", "handler", '<audio src="x" onerror="{js}"></audio>beta label'),
-    _p("h-srcdoc", "handler", '<iframe srcdoc="&lt;script&gt;parent.{js}&lt;/script&gt;"></iframe>beta label'),
-    _p("h-srcdoc-on-img", "handler", '<img src="https://example.org/media/ok.png" '
-                                     'srcdoc="&lt;script&gt;{js}&lt;/script&gt;" alt="beta label">'),
+    _p(
+        "h-srcdoc", "handler", '<iframe srcdoc="&lt;script&gt;parent.{js}&lt;/script&gt;"></iframe>beta label'
+    ),
+    _p(
+        "h-srcdoc-on-img",
+        "handler",
+        '<img src="https://example.org/media/ok.png" '
+        'srcdoc="&lt;script&gt;{js}&lt;/script&gt;" alt="beta label">',
+    ),
     _p("h-onerror-entity", "handler", '<img src=x o&#110;error="{js}" alt="beta label">'),
-    _p("h-onclick-spaces", "handler", '<a href="https://example.org/ok"\n\tonclick\n=\n"{js}">beta label</a>'),
+    _p(
+        "h-onclick-spaces", "handler", '<a href="https://example.org/ok"\n\tonclick\n=\n"{js}">beta label</a>'
+    ),
     _p("h-is-attr", "handler", '<p is="x-evil" onclick="{js}">beta label</p>'),
-    _p("h-target-blank", "handler", '<a href="https://example.org/ok" target="_blank" rel="opener">beta label</a>'),
+    _p(
+        "h-target-blank",
+        "handler",
+        '<a href="https://example.org/ok" target="_blank" rel="opener">beta label</a>',
+    ),
 ]
 
 STYLE_PAYLOADS = [
-    _p("s-url-js", "style", '<div style="background:url(\'javascript:{js}\')">gamma label</div>'),
+    _p("s-url-js", "style", "<div style=\"background:url('javascript:{js}')\">gamma label</div>"),
     _p("s-url-trap", "style", '<div style="background-image:url(' + TRAP + ')">gamma label</div>'),
     _p("s-url-escaped", "style", '<div style="background:u\\72l(' + TRAP + ')">gamma label</div>'),
     _p("s-expression", "style", '<div style="width:expression({js})">gamma label</div>'),
     _p("s-expression-comment", "style", '<div style="width:ex/**/pression({js})">gamma label</div>'),
-    _p("s-behavior", "style", '<div style="behavior:url(' + TRAP + '.htc);-moz-binding:url(' + TRAP + '.xml)">'
-                              'gamma label</div>'),
-    _p("s-overlay", "style", '<a href="https://example.org/ok" style="position:fixed;inset:0;z-index:99999;'
-                             'display:block">gamma label</a>'),
-    _p("s-style-element", "style", '<style>@import url(' + TRAP + ');body{background:url(' + TRAP + ')}</style>'
-                                   'gamma label'),
-    _p("s-style-in-p", "style", '<p>gamma label<style>p{background:url(' + TRAP + ')}</style></p>'),
+    _p(
+        "s-behavior",
+        "style",
+        '<div style="behavior:url(' + TRAP + ".htc);-moz-binding:url(" + TRAP + '.xml)">gamma label</div>',
+    ),
+    _p(
+        "s-overlay",
+        "style",
+        '<a href="https://example.org/ok" style="position:fixed;inset:0;z-index:99999;'
+        'display:block">gamma label</a>',
+    ),
+    _p(
+        "s-style-element",
+        "style",
+        "<style>@import url(" + TRAP + ");body{background:url(" + TRAP + ")}</style>gamma label",
+    ),
+    _p("s-style-in-p", "style", "<p>gamma label<style>p{background:url(" + TRAP + ")}</style></p>"),
     _p("s-link-stylesheet", "style", '<link rel="stylesheet" href="' + TRAP + '.css">gamma label'),
-    _p("s-svg-style", "style", '<svg><style>@import url(' + TRAP + ');</style></svg>gamma label'),
+    _p("s-svg-style", "style", "<svg><style>@import url(" + TRAP + ");</style></svg>gamma label"),
 ]
 
 ELEMENT_PAYLOADS = [
@@ -259,20 +343,36 @@ ELEMENT_PAYLOADS = [
     _p("e-embed", "element", '<embed src="' + TRAP + '" type="image/svg+xml">delta label'),
     _p("e-base-body", "element", '<base href="' + TRAP + '/">delta label'),
     _p("e-meta-refresh", "element", '<meta http-equiv="refresh" content="0;url=' + TRAP + '">delta label'),
-    _p("e-meta-refresh-js", "element", '<meta http-equiv="refresh" content="0;url=javascript:{js}">delta label'),
+    _p(
+        "e-meta-refresh-js",
+        "element",
+        '<meta http-equiv="refresh" content="0;url=javascript:{js}">delta label',
+    ),
     # keep=False: remove_low_score drops the sample as a form-like block (a quality rule, not a security one)
-    _p("e-form", "element", '<form action="' + TRAP + '" method="post"><input name="q" value="delta label">'
-                            '<button>Send</button></form>', keep=False),
+    _p(
+        "e-form",
+        "element",
+        '<form action="' + TRAP + '" method="post"><input name="q" value="delta label">'
+        "<button>Send</button></form>",
+        keep=False,
+    ),
     _p("e-form-formaction", "element", '<form><button formaction="' + TRAP + '">delta label</button></form>'),
-    _p("e-link-import", "element", '<link rel="import" href="' + TRAP + '"><link rel="prefetch" href="'
-                                   + TRAP + '">delta label'),
+    _p(
+        "e-link-import",
+        "element",
+        '<link rel="import" href="' + TRAP + '"><link rel="prefetch" href="' + TRAP + '">delta label',
+    ),
     _p("e-frameset", "element", '<frameset><frame src="' + TRAP + '"></frameset>delta label'),
     _p("e-frame", "element", '<frame src="' + TRAP + '">delta label'),
     _p("e-applet", "element", '<applet code="x.class" codebase="' + TRAP + '">delta label</applet>'),
     _p("e-portal", "element", '<portal src="' + TRAP + '"></portal>delta label'),
     _p("e-input-image", "element", '<input type="image" src="' + TRAP + '" alt="delta label">'),
-    _p("e-dialog", "element", '<dialog open><form method="dialog"><button>delta label</button></form></dialog>'),
-    _p("e-title-body", "element", "<title><img src=x onerror=\"{js}\"></title>delta label"),
+    _p(
+        "e-dialog",
+        "element",
+        '<dialog open><form method="dialog"><button>delta label</button></form></dialog>',
+    ),
+    _p("e-title-body", "element", '<title><img src=x onerror="{js}"></title>delta label'),
     _p("e-canvas", "element", "<canvas>delta label</canvas>"),
     _p("e-isindex", "element", '<isindex action="' + TRAP + '">delta label'),
     _p("e-keygen", "element", '<keygen autofocus onfocus="{js}">delta label'),
@@ -283,48 +383,115 @@ FOREIGN_PAYLOADS = [
     _p("f-svg-onload", "foreign", '<svg onload="{js}"><circle r="4"/></svg>epsilon label'),
     _p("f-svg-script", "foreign", "<svg><script>{js}</script></svg>epsilon label"),
     _p("f-svg-script-href", "foreign", '<svg><script href="data:,{js}"/></svg>epsilon label'),
-    _p("f-svg-animate-href", "foreign", '<svg><a><animate attributeName="href" to="javascript:{js}"/>'
-                                        '<text x="0" y="15">epsilon label</text></a></svg>'),
-    _p("f-svg-set-handler", "foreign", '<svg><set attributeName="onmouseover" to="{js}"/></svg>epsilon label'),
-    _p("f-svg-foreignobject", "foreign", '<svg><foreignObject><iframe srcdoc="&lt;script&gt;parent.{js}'
-                                         '&lt;/script&gt;"></iframe><p>epsilon label</p></foreignObject></svg>'),
-    _p("f-svg-image", "foreign", '<svg><image href="javascript:{js}" xlink:href="' + TRAP + '"/></svg>'
-                                 'epsilon label'),
-    _p("f-svg-use", "foreign", '<svg><use href="data:image/svg+xml,&lt;svg id=\'x\' '
-                               'xmlns=\'http://www.w3.org/2000/svg\'&gt;&lt;image href=\'1\' onerror=\'{js}\'/&gt;'
-                               '&lt;/svg&gt;#x"/></svg>epsilon label'),
-    _p("f-svg-title-breakout", "foreign", '<svg><title><img src=x onerror="{js}"></title></svg>epsilon label'),
-    _p("f-svg-desc-breakout", "foreign", '<svg><desc><p>epsilon label</p><img src=x onerror="{js}"></desc></svg>'),
-    _p("f-math-maction", "foreign", '<math><maction actiontype="statusline" xlink:href="javascript:{js}">'
-                                    '<mtext>epsilon label</mtext></maction></math>'),
-    _p("f-math-mi-href", "foreign", '<math><mi xlink:href="javascript:{js}" href="javascript:{js}">x</mi></math>'
-                                    'epsilon label'),
-    _p("f-math-annotation-html", "foreign", '<math><semantics><mi>x</mi><annotation-xml encoding="text/html">'
-                                            '<img src=x onerror="{js}"></annotation-xml></semantics></math>'
-                                            'epsilon label'),
+    _p(
+        "f-svg-animate-href",
+        "foreign",
+        '<svg><a><animate attributeName="href" to="javascript:{js}"/>'
+        '<text x="0" y="15">epsilon label</text></a></svg>',
+    ),
+    _p(
+        "f-svg-set-handler", "foreign", '<svg><set attributeName="onmouseover" to="{js}"/></svg>epsilon label'
+    ),
+    _p(
+        "f-svg-foreignobject",
+        "foreign",
+        '<svg><foreignObject><iframe srcdoc="&lt;script&gt;parent.{js}'
+        '&lt;/script&gt;"></iframe><p>epsilon label</p></foreignObject></svg>',
+    ),
+    _p(
+        "f-svg-image",
+        "foreign",
+        '<svg><image href="javascript:{js}" xlink:href="' + TRAP + '"/></svg>epsilon label',
+    ),
+    _p(
+        "f-svg-use",
+        "foreign",
+        "<svg><use href=\"data:image/svg+xml,&lt;svg id='x' "
+        "xmlns='http://www.w3.org/2000/svg'&gt;&lt;image href='1' onerror='{js}'/&gt;"
+        '&lt;/svg&gt;#x"/></svg>epsilon label',
+    ),
+    _p(
+        "f-svg-title-breakout", "foreign", '<svg><title><img src=x onerror="{js}"></title></svg>epsilon label'
+    ),
+    _p(
+        "f-svg-desc-breakout",
+        "foreign",
+        '<svg><desc><p>epsilon label</p><img src=x onerror="{js}"></desc></svg>',
+    ),
+    _p(
+        "f-math-maction",
+        "foreign",
+        '<math><maction actiontype="statusline" xlink:href="javascript:{js}">'
+        "<mtext>epsilon label</mtext></maction></math>",
+    ),
+    _p(
+        "f-math-mi-href",
+        "foreign",
+        '<math><mi xlink:href="javascript:{js}" href="javascript:{js}">x</mi></math>epsilon label',
+    ),
+    _p(
+        "f-math-annotation-html",
+        "foreign",
+        '<math><semantics><mi>x</mi><annotation-xml encoding="text/html">'
+        '<img src=x onerror="{js}"></annotation-xml></semantics></math>'
+        "epsilon label",
+    ),
     _p("f-math-mtext-img", "foreign", '<math><mtext><img src=x onerror="{js}">epsilon label</mtext></math>'),
-    _p("f-svg-onbegin", "foreign", '<svg><animate onbegin="{js}" attributeName="x" dur="1s"/></svg>epsilon label'),
-    _p("f-svg-a-in-p", "foreign", '<p>epsilon label <svg><a xlink:href="javascript:{js}"><text>go</text></a></svg>'
-                                  ' tail</p>'),
+    _p(
+        "f-svg-onbegin",
+        "foreign",
+        '<svg><animate onbegin="{js}" attributeName="x" dur="1s"/></svg>epsilon label',
+    ),
+    _p(
+        "f-svg-a-in-p",
+        "foreign",
+        '<p>epsilon label <svg><a xlink:href="javascript:{js}"><text>go</text></a></svg> tail</p>',
+    ),
 ]
 
 MUTATION_PAYLOADS = [
-    _p("m-noscript-title", "mutation", '<noscript><p title="</noscript><img src=x onerror=\'{js}\'>">zeta label'
-                                       '</p></noscript>zeta tail'),
-    _p("m-noscript-img-alt", "mutation", '<noscript><img src="https://example.org/media/lazy.png" '
-                                         'alt="</noscript><img src=x onerror=\'{js}\'>"></noscript>zeta label'),
-    _p("m-noscript-style", "mutation", "<noscript><style></noscript><img src=x onerror=\"{js}\"></style>"
-                                       "</noscript>zeta label"),
+    _p(
+        "m-noscript-title",
+        "mutation",
+        "<noscript><p title=\"</noscript><img src=x onerror='{js}'>\">zeta label</p></noscript>zeta tail",
+    ),
+    _p(
+        "m-noscript-img-alt",
+        "mutation",
+        '<noscript><img src="https://example.org/media/lazy.png" '
+        "alt=\"</noscript><img src=x onerror='{js}'>\"></noscript>zeta label",
+    ),
+    _p(
+        "m-noscript-style",
+        "mutation",
+        '<noscript><style></noscript><img src=x onerror="{js}"></style></noscript>zeta label',
+    ),
     _p("m-template", "mutation", '<template><img src=x onerror="{js}"></template>zeta label'),
-    _p("m-template-shadow", "mutation", '<div><template shadowrootmode="open"><img src=x onerror="{js}">'
-                                        '<slot></slot></template>zeta label</div>'),
-    _p("m-svg-style-breakout", "mutation", '<svg></p><style><a id="</style><img src=1 onerror=\'{js}\'>">'
-                                           '</a></style></svg>zeta label'),
-    _p("m-math-mglyph-style", "mutation", '<math><mtext><table><mglyph><style><!--</style><img title="--&gt;'
-                                          '&lt;/mglyph&gt;&lt;img&Tab;src=1&Tab;onerror=alert(1)&gt;">'
-                                          '</style></mglyph></table></mtext></math>zeta label'),
-    _p("m-form-math", "mutation", '<form><math><mtext></form><form><mglyph><style></math><img src onerror="{js}">'
-                                  '</style></mglyph></form>zeta label', keep=False),  # the tail lands in the form
+    _p(
+        "m-template-shadow",
+        "mutation",
+        '<div><template shadowrootmode="open"><img src=x onerror="{js}">'
+        "<slot></slot></template>zeta label</div>",
+    ),
+    _p(
+        "m-svg-style-breakout",
+        "mutation",
+        "<svg></p><style><a id=\"</style><img src=1 onerror='{js}'>\"></a></style></svg>zeta label",
+    ),
+    _p(
+        "m-math-mglyph-style",
+        "mutation",
+        '<math><mtext><table><mglyph><style><!--</style><img title="--&gt;'
+        '&lt;/mglyph&gt;&lt;img&Tab;src=1&Tab;onerror=alert(1)&gt;">'
+        "</style></mglyph></table></mtext></math>zeta label",
+    ),
+    _p(
+        "m-form-math",
+        "mutation",
+        '<form><math><mtext></form><form><mglyph><style></math><img src onerror="{js}">'
+        "</style></mglyph></form>zeta label",
+        keep=False,
+    ),  # the tail lands in the form
     _p("m-svg-style-img", "mutation", '<svg><style><img src=x onerror="{js}"></style></svg>zeta label'),
     _p("m-math-style-img", "mutation", '<math><style><img src=x onerror="{js}"></style></math>zeta label'),
     _p("m-comment-gt", "mutation", '<!--><img src=x onerror="{js}">-->zeta label'),
@@ -334,155 +501,365 @@ MUTATION_PAYLOADS = [
     _p("m-cdata-svg", "mutation", '<svg><![CDATA[<img src=x onerror="{js}">]]></svg>zeta label'),
     _p("m-conditional-comment", "mutation", "<!--[if IE]><script>{js}</script><![endif]-->zeta label"),
     _p("m-processing-instruction", "mutation", '<?xml-stylesheet href="' + TRAP + '"?>zeta label'),
-    _p("m-textarea-rcdata", "mutation", '<textarea></textarea><img src=x onerror="{js}"></textarea>zeta label'),
+    _p(
+        "m-textarea-rcdata",
+        "mutation",
+        '<textarea></textarea><img src=x onerror="{js}"></textarea>zeta label',
+    ),
     _p("m-xmp", "mutation", '<xmp><img src=x onerror="{js}"></xmp>zeta label'),
     _p("m-noembed", "mutation", '<noembed><img src=x onerror="{js}"></noembed>zeta label'),
     _p("m-noframes", "mutation", '<noframes><img src=x onerror="{js}"></noframes>zeta label'),
     _p("m-iframe-rawtext", "mutation", '<iframe><img src=x onerror="{js}"></iframe>zeta label'),
     _p("m-select", "mutation", '<select><img src=x onerror="{js}"><option>zeta label</option></select>'),
-    _p("m-nested-a", "mutation", '<a href="https://example.org/one">zeta label<a href="javascript:{js}">inner'
-                                 '</a></a>'),
+    _p(
+        "m-nested-a",
+        "mutation",
+        '<a href="https://example.org/one">zeta label<a href="javascript:{js}">inner</a></a>',
+    ),
     _p("m-p-table-quirks", "mutation", "<p>zeta label<table><tr><td>cell</td></tr></table>tail</p>"),
-    _p("m-attr-no-quotes", "mutation", '<img src=x alt=zeta label onerror={js}>'),
+    _p("m-attr-no-quotes", "mutation", "<img src=x alt=zeta label onerror={js}>"),
     _p("m-attr-backtick", "mutation", '<img src=`x` alt="zeta label" onerror=`{js}`>'),
-    _p("m-react-boundary", "mutation", '<!--$?--><template id="B:0"></template><!--/$--><div hidden id="S:0">'
-                                       '<img src=x onerror="{js}">zeta label</div>'),
-    _p("m-escaped-text", "mutation", "<p>&lt;img src=x onerror=&quot;{js}&quot;&gt; zeta label</p>",
-       visible=True),
-    _p("m-plaintext-escaped", "mutation", "<p>&lt;/p&gt;&lt;plaintext&gt;&lt;script&gt;{js}&lt;/script&gt; zeta"
-                                          " label</p>", visible=True),
+    _p(
+        "m-react-boundary",
+        "mutation",
+        '<!--$?--><template id="B:0"></template><!--/$--><div hidden id="S:0">'
+        '<img src=x onerror="{js}">zeta label</div>',
+    ),
+    _p(
+        "m-escaped-text",
+        "mutation",
+        "<p>&lt;img src=x onerror=&quot;{js}&quot;&gt; zeta label</p>",
+        visible=True,
+    ),
+    _p(
+        "m-plaintext-escaped",
+        "mutation",
+        "<p>&lt;/p&gt;&lt;plaintext&gt;&lt;script&gt;{js}&lt;/script&gt; zeta label</p>",
+        visible=True,
+    ),
 ]
 
 MARKDOWN_PAYLOADS = [
-    _p("md-link-text", "markdown", '<a href="https://example.org/ok">[eta label](javascript:{js})</a>',
-       visible=True),
-    _p("md-link-text-close", "markdown", '<a href="https://example.org/ok">x](javascript:{js}) [y</a> eta label',
-       visible=True),
-    _p("md-alt", "markdown", '<img src="https://example.org/media/ok.png" alt="](javascript:{js})">eta label'),
-    _p("md-alt-image", "markdown", '<img src="https://example.org/media/ok.png" '
-                                   'alt="x&quot;) ![y](javascript:{js}) (&quot;">eta label'),
-    _p("md-alt-entity", "markdown", '<img src="https://example.org/media/ok.png" alt="x&amp;#93;(javascript:{js})">'
-                                    'eta label'),
-    _p("md-title", "markdown", '<a href="https://example.org/ok" title=\'t") [z](javascript:{js}) ("\'>eta label'
-                               '</a>'),
-    _p("md-title-newline", "markdown", '<a href="https://example.org/ok" title="line one&#10;&#10;[r]: '
-                                       'javascript:{js}">eta label</a> [r]'),
-    _p("md-img-title", "markdown", '<img src="https://example.org/media/ok.png" alt="eta label" '
-                                   'title=\'x" onerror="{js}\'>'),
+    _p(
+        "md-link-text",
+        "markdown",
+        '<a href="https://example.org/ok">[eta label](javascript:{js})</a>',
+        visible=True,
+    ),
+    _p(
+        "md-link-text-close",
+        "markdown",
+        '<a href="https://example.org/ok">x](javascript:{js}) [y</a> eta label',
+        visible=True,
+    ),
+    _p(
+        "md-alt", "markdown", '<img src="https://example.org/media/ok.png" alt="](javascript:{js})">eta label'
+    ),
+    _p(
+        "md-alt-image",
+        "markdown",
+        '<img src="https://example.org/media/ok.png" alt="x&quot;) ![y](javascript:{js}) (&quot;">eta label',
+    ),
+    _p(
+        "md-alt-entity",
+        "markdown",
+        '<img src="https://example.org/media/ok.png" alt="x&amp;#93;(javascript:{js})">eta label',
+    ),
+    _p(
+        "md-title",
+        "markdown",
+        '<a href="https://example.org/ok" title=\'t") [z](javascript:{js}) ("\'>eta label</a>',
+    ),
+    _p(
+        "md-title-newline",
+        "markdown",
+        '<a href="https://example.org/ok" title="line one&#10;&#10;[r]: javascript:{js}">eta label</a> [r]',
+    ),
+    _p(
+        "md-img-title",
+        "markdown",
+        '<img src="https://example.org/media/ok.png" alt="eta label" title=\'x" onerror="{js}\'>',
+    ),
     _p("md-url-parens", "markdown", '<a href="https://example.org/wiki/Pond_(water)">eta label</a>'),
     _p("md-url-brackets", "markdown", '<a href="https://example.org/a]b)c(d[e">eta label</a>'),
-    _p("md-url-newline", "markdown", '<a href="https://example.org/a&#10;b)&#10;[x](javascript:{js})">eta label'
-                                     '</a>'),
+    _p(
+        "md-url-newline",
+        "markdown",
+        '<a href="https://example.org/a&#10;b)&#10;[x](javascript:{js})">eta label</a>',
+    ),
     _p("md-url-angle", "markdown", '<a href="https://example.org/a>b<c">eta label</a>'),
-    _p("md-url-space-quote", "markdown", '<a href=\'https://example.org/a "t" b\'>eta label</a>'),
+    _p("md-url-space-quote", "markdown", "<a href='https://example.org/a \"t\" b'>eta label</a>"),
     _p("md-url-backslash", "markdown", '<a href="https://example.org/a\\)b">eta label</a>'),
     _p("md-url-entity-relative", "markdown", '<a href="javascript&amp;#58;{js}">eta label</a>'),
     _p("md-img-entity-relative", "markdown", '<img src="javascript&amp;colon;{js}" alt="eta label">'),
-    _p("md-text-html", "markdown", "<p>&lt;img src=x onerror={js}&gt; eta label &lt;script&gt;{js}&lt;/script&gt;"
-                                   "</p>", visible=True),
+    _p(
+        "md-text-html",
+        "markdown",
+        "<p>&lt;img src=x onerror={js}&gt; eta label &lt;script&gt;{js}&lt;/script&gt;</p>",
+        visible=True,
+    ),
     _p("md-text-autolink", "markdown", "<p>eta label &lt;javascript:{js}&gt;</p>", visible=True),
-    _p("md-text-link", "markdown", "<p>eta label [click](javascript:{js}) and ![i](javascript:{js})</p>",
-       visible=True),
+    _p(
+        "md-text-link",
+        "markdown",
+        "<p>eta label [click](javascript:{js}) and ![i](javascript:{js})</p>",
+        visible=True,
+    ),
     _p("md-text-refdef", "markdown", "<p>[r]: javascript:{js}</p><p>eta label [r]</p>", visible=True),
-    _p("md-text-entity", "markdown", "<p>eta label &amp;#60;script&amp;#62;{js}&amp;lt;/script&amp;gt;</p>",
-       visible=True),
+    _p(
+        "md-text-entity",
+        "markdown",
+        "<p>eta label &amp;#60;script&amp;#62;{js}&amp;lt;/script&amp;gt;</p>",
+        visible=True,
+    ),
     _p("md-heading", "markdown", "<h2>&lt;img src=x onerror={js}&gt; eta label</h2>", visible=True),
-    _p("md-table-cell", "markdown", "<table><tr><th>eta label</th><th>b</th></tr><tr><td>x | &lt;b "
-                                    "onclick={js}&gt;</td><td>[y](javascript:{js})</td></tr></table>",
-       visible=True),
-    _p("md-table-code-pipe", "markdown", "<table><tr><th>eta label</th><th>b</th></tr><tr><td><code>|&lt;img src=x "
-                                         "onerror=&quot;{js}&quot;&gt;</code></td><td>c</td></tr></table>", visible=True),
-    _p("md-table-pre-pipe", "markdown", "<table><tr><th>eta label</th><th>b</th></tr><tr><td><pre>a|&lt;img src=x "
-                                        "onerror=&quot;{js}&quot;&gt;</pre></td><td>c</td></tr></table>", visible=True),
-    _p("md-table-tex-pipe", "markdown", '<table><tr><th>eta label</th><th>b</th></tr><tr><td><span data-tex="a|'
-                                        '&lt;img src=x onerror=&quot;{js}&quot;&gt;|">m</span></td><td>c</td></tr></table>',
-       visible=True),
-    _p("md-adjacent-code", "markdown", "<p>eta label <code>a</code><code>`&lt;img src=x onerror=&quot;{js}&quot;&gt;"
-                                       "</code> tail</p>", visible=True),
-    _p("md-adjacent-code-nested", "markdown", "<p>eta label <span><code>a</code></span><kbd>``&lt;img src=x "
-                                              "onerror=&quot;{js}&quot;&gt;</kbd><code>`</code></p>", visible=True),
-    _p("md-code-fence", "markdown", "<pre><code>```\n&lt;script&gt;{js}&lt;/script&gt;\n```\n</code></pre>"
-                                    "<p>eta label</p>", visible=True),
-    _p("md-code-span", "markdown", "<p>eta label <code>`` &lt;img src=x onerror={js}&gt;</code></p>",
-       visible=True),
-    _p("md-list-marker", "markdown", "<ul><li>eta label</li><li>&lt;/li&gt;&lt;script&gt;{js}&lt;/script&gt;</li>"
-                                     "</ul>", visible=True),
-    _p("md-footnote-label", "markdown", '<p>eta label<sup><a href="#fn](javascript:{js})" '
-                                        'class="footnote-ref">1</a></sup></p>'),
-    _p("md-mailto", "markdown", '<a href="mailto:a@example.org?subject=&lt;img src=x onerror={js}&gt;">eta label'
-                                '</a>'),
+    _p(
+        "md-table-cell",
+        "markdown",
+        "<table><tr><th>eta label</th><th>b</th></tr><tr><td>x | &lt;b "
+        "onclick={js}&gt;</td><td>[y](javascript:{js})</td></tr></table>",
+        visible=True,
+    ),
+    _p(
+        "md-table-code-pipe",
+        "markdown",
+        "<table><tr><th>eta label</th><th>b</th></tr><tr><td><code>|&lt;img src=x "
+        "onerror=&quot;{js}&quot;&gt;</code></td><td>c</td></tr></table>",
+        visible=True,
+    ),
+    _p(
+        "md-table-pre-pipe",
+        "markdown",
+        "<table><tr><th>eta label</th><th>b</th></tr><tr><td><pre>a|&lt;img src=x "
+        "onerror=&quot;{js}&quot;&gt;</pre></td><td>c</td></tr></table>",
+        visible=True,
+    ),
+    _p(
+        "md-table-tex-pipe",
+        "markdown",
+        '<table><tr><th>eta label</th><th>b</th></tr><tr><td><span data-tex="a|'
+        '&lt;img src=x onerror=&quot;{js}&quot;&gt;|">m</span></td><td>c</td></tr></table>',
+        visible=True,
+    ),
+    _p(
+        "md-adjacent-code",
+        "markdown",
+        "<p>eta label <code>a</code><code>`&lt;img src=x onerror=&quot;{js}&quot;&gt;</code> tail</p>",
+        visible=True,
+    ),
+    _p(
+        "md-adjacent-code-nested",
+        "markdown",
+        "<p>eta label <span><code>a</code></span><kbd>``&lt;img src=x "
+        "onerror=&quot;{js}&quot;&gt;</kbd><code>`</code></p>",
+        visible=True,
+    ),
+    _p(
+        "md-code-fence",
+        "markdown",
+        "<pre><code>```\n&lt;script&gt;{js}&lt;/script&gt;\n```\n</code></pre><p>eta label</p>",
+        visible=True,
+    ),
+    _p(
+        "md-code-span",
+        "markdown",
+        "<p>eta label <code>`` &lt;img src=x onerror={js}&gt;</code></p>",
+        visible=True,
+    ),
+    _p(
+        "md-list-marker",
+        "markdown",
+        "<ul><li>eta label</li><li>&lt;/li&gt;&lt;script&gt;{js}&lt;/script&gt;</li></ul>",
+        visible=True,
+    ),
+    _p(
+        "md-footnote-label",
+        "markdown",
+        '<p>eta label<sup><a href="#fn](javascript:{js})" class="footnote-ref">1</a></sup></p>',
+    ),
+    _p(
+        "md-mailto",
+        "markdown",
+        '<a href="mailto:a@example.org?subject=&lt;img src=x onerror={js}&gt;">eta label</a>',
+    ),
     # our own data-* attributes: a page can write them too
-    _p("md-data-tex-html", "markdown", '<span data-tex="&lt;img src=x onerror=&quot;{js}&quot;&gt;">eta label'
-                                       '</span>', visible=True),
-    _p("md-data-tex-link", "markdown", '<span data-tex="x [a](javascript:{js}) y">eta label</span>', visible=True),
-    _p("md-data-tex-block", "markdown", '<div data-tex="a\n\n[r]: javascript:{js}\n\n&lt;script&gt;{js}'
-                                        '&lt;/script&gt;" data-display="block">eta label</div><p>[r]</p>', visible=True),
-    _p("md-katex-annotation", "markdown", '<span class="katex"><span class="katex-mathml"><math><semantics>'
-                                          '<mrow><mi>x</mi></mrow><annotation encoding="application/x-tex">'
-                                          '&lt;img src=x onerror=&quot;{js}&quot;&gt;</annotation></semantics>'
-                                          '</math></span><span class="katex-html">x</span></span> eta label', visible=True),
-    _p("md-mathjax-script", "markdown", '<script type="math/tex">x<img src=x onerror="{js}"></script> eta label', visible=True),
-    _p("md-mathjax-display", "markdown", '<script type="math/tex; mode=display">\n\n[r]: javascript:{js}\n\n'
-                                         '</script><p>eta label [r]</p>', visible=True),
-    _p("md-callout-kind", "markdown", '<blockquote data-callout="x](javascript:{js})"><p>eta label</p>'
-                                      '</blockquote>'),
-    _p("md-callout-html", "markdown", '<blockquote data-callout="&lt;img src=x onerror={js}&gt;"><p>eta label</p>'
-                                      '</blockquote>'),
-    _p("md-callout-obsidian", "markdown", '<div class="callout" data-callout="x](javascript:{js})">'
-                                          '<div class="callout-title">Note</div><p>eta label</p></div>'),
-    _p("md-footnote-attr", "markdown", '<p>eta label<sup data-footnote-ref="1](javascript:{js})">1</sup></p>'),
+    _p(
+        "md-data-tex-html",
+        "markdown",
+        '<span data-tex="&lt;img src=x onerror=&quot;{js}&quot;&gt;">eta label</span>',
+        visible=True,
+    ),
+    _p(
+        "md-data-tex-link",
+        "markdown",
+        '<span data-tex="x [a](javascript:{js}) y">eta label</span>',
+        visible=True,
+    ),
+    _p(
+        "md-data-tex-block",
+        "markdown",
+        '<div data-tex="a\n\n[r]: javascript:{js}\n\n&lt;script&gt;{js}'
+        '&lt;/script&gt;" data-display="block">eta label</div><p>[r]</p>',
+        visible=True,
+    ),
+    _p(
+        "md-katex-annotation",
+        "markdown",
+        '<span class="katex"><span class="katex-mathml"><math><semantics>'
+        '<mrow><mi>x</mi></mrow><annotation encoding="application/x-tex">'
+        "&lt;img src=x onerror=&quot;{js}&quot;&gt;</annotation></semantics>"
+        '</math></span><span class="katex-html">x</span></span> eta label',
+        visible=True,
+    ),
+    _p(
+        "md-mathjax-script",
+        "markdown",
+        '<script type="math/tex">x<img src=x onerror="{js}"></script> eta label',
+        visible=True,
+    ),
+    _p(
+        "md-mathjax-display",
+        "markdown",
+        '<script type="math/tex; mode=display">\n\n[r]: javascript:{js}\n\n</script><p>eta label [r]</p>',
+        visible=True,
+    ),
+    _p(
+        "md-callout-kind",
+        "markdown",
+        '<blockquote data-callout="x](javascript:{js})"><p>eta label</p></blockquote>',
+    ),
+    _p(
+        "md-callout-html",
+        "markdown",
+        '<blockquote data-callout="&lt;img src=x onerror={js}&gt;"><p>eta label</p></blockquote>',
+    ),
+    _p(
+        "md-callout-obsidian",
+        "markdown",
+        '<div class="callout" data-callout="x](javascript:{js})">'
+        '<div class="callout-title">Note</div><p>eta label</p></div>',
+    ),
+    _p(
+        "md-footnote-attr", "markdown", '<p>eta label<sup data-footnote-ref="1](javascript:{js})">1</sup></p>'
+    ),
 ]
 
 CONTROL_PAYLOADS = [
-    _p("c-terminal-osc", "control", "<p>theta label \x1b]0;xss-{id}\x07 \x1b]52;c;eHNz\x07 tail</p>", visible=True),
+    _p(
+        "c-terminal-osc",
+        "control",
+        "<p>theta label \x1b]0;xss-{id}\x07 \x1b]52;c;eHNz\x07 tail</p>",
+        visible=True,
+    ),
     _p("c-terminal-csi", "control", "<p>theta label \x1b[2J\x1b[31m red \x9b31m tail</p>"),
     _p("c-terminal-entity", "control", "<p>theta label &#x1b;[2J &#x9b;1m &#x7f; tail</p>"),
     _p("c-nul", "control", "<p>theta label \x00 nul &#0; tail</p>"),
-    _p("c-alt-title", "control", '<img src="https://example.org/media/ok.png" alt="theta \x1b[2J label" '
-                                 'title="\x1b]0;t\x07">'),
+    _p(
+        "c-alt-title",
+        "control",
+        '<img src="https://example.org/media/ok.png" alt="theta \x1b[2J label" title="\x1b]0;t\x07">',
+    ),
 ]
 
 METADATA_PAYLOADS = [
-    _p("meta-title", "metadata", "<title>Pond notes &lt;/title&gt;&lt;script&gt;{js}&lt;/script&gt; "
-                                 "\"double\" 'single'\n---\nlayout: evil</title>", where="head", visible=True),
-    _p("meta-author", "metadata", '<meta name="author" content=\'A. Writer"&gt;&lt;img src=x onerror={js}&gt;'
-                                  '\n---\'>', where="head", visible=True),
-    _p("meta-description", "metadata", '<meta name="description" content="Summary &lt;/textarea&gt;&lt;script&gt;'
-                                       '{js}&lt;/script&gt; &quot;q&quot;\n---\nx: 1">', where="head",
-       visible=True),
+    _p(
+        "meta-title",
+        "metadata",
+        "<title>Pond notes &lt;/title&gt;&lt;script&gt;{js}&lt;/script&gt; "
+        "\"double\" 'single'\n---\nlayout: evil</title>",
+        where="head",
+        visible=True,
+    ),
+    _p(
+        "meta-author",
+        "metadata",
+        '<meta name="author" content=\'A. Writer"&gt;&lt;img src=x onerror={js}&gt;\n---\'>',
+        where="head",
+        visible=True,
+    ),
+    _p(
+        "meta-description",
+        "metadata",
+        '<meta name="description" content="Summary &lt;/textarea&gt;&lt;script&gt;'
+        '{js}&lt;/script&gt; &quot;q&quot;\n---\nx: 1">',
+        where="head",
+        visible=True,
+    ),
     _p("meta-og-image-js", "metadata", '<meta property="og:image" content="javascript:{js}">', where="head"),
-    _p("meta-og-image-quote", "metadata", '<meta property="og:image" content="https://example.org/a.png&quot; '
-                                          'onerror=&quot;{js}">', where="head"),
-    _p("meta-og-site", "metadata", '<meta property="og:site_name" content="&lt;b onclick={js}&gt;Site&lt;/b&gt;">',
-       where="head", visible=True),
+    _p(
+        "meta-og-image-quote",
+        "metadata",
+        '<meta property="og:image" content="https://example.org/a.png&quot; onerror=&quot;{js}">',
+        where="head",
+    ),
+    _p(
+        "meta-og-site",
+        "metadata",
+        '<meta property="og:site_name" content="&lt;b onclick={js}&gt;Site&lt;/b&gt;">',
+        where="head",
+        visible=True,
+    ),
     _p("meta-canonical-js", "metadata", '<link rel="canonical" href="javascript:{js}">', where="head"),
-    _p("meta-favicon-data", "metadata", '<link rel="icon" href="data:image/svg+xml,&lt;svg onload=\'{js}\'&gt;">',
-       where="head"),
-    _p("meta-html-lang", "metadata", "<meta http-equiv=\"content-language\" content='en\" onmouseover=\"{js}'>",
-       where="head"),
-    _p("meta-jsonld", "metadata", '<script type="application/ld+json">{"@context": "https://schema.org", '
-                                  '"@type": "NewsArticle", "headline": "Headline \\u003c/script\\u003e\\u003cscript'
-                                  '\\u003e{js}\\u003c/script\\u003e \\"q\\"\\n---\\nx: 1", "author": {"@type": '
-                                  '"Person", "name": "\\u003cimg src=x onerror={js}\\u003e A. Writer"}, '
-                                  '"description": "desc \\u003cb\\u003e---", "image": "javascript:{js}", '
-                                  '"datePublished": "2024-03-05T10:00:00Z\\u003cscript\\u003e", '
-                                  '"inLanguage": "en\\" onload=\\"{js}", "publisher": {"name": '
-                                  '"Pub \\u003ci\\u003e\\n---"}}</script>', where="head", visible=True),
-    _p("meta-jsonld-broken", "metadata", '<script type="application/ld+json">{"@type": "Article", "headline": '
-                                         '"</script><script>{js}</script>"}</script>', where="head"),
-    _p("meta-control", "metadata", "<title>Pond \x1b]0;xss-{id}\x07 notes \x7f\x85\u2028\ufeff end</title>",
-       where="head", visible=True),
+    _p(
+        "meta-favicon-data",
+        "metadata",
+        '<link rel="icon" href="data:image/svg+xml,&lt;svg onload=\'{js}\'&gt;">',
+        where="head",
+    ),
+    _p(
+        "meta-html-lang",
+        "metadata",
+        '<meta http-equiv="content-language" content=\'en" onmouseover="{js}\'>',
+        where="head",
+    ),
+    _p(
+        "meta-jsonld",
+        "metadata",
+        '<script type="application/ld+json">{"@context": "https://schema.org", '
+        '"@type": "NewsArticle", "headline": "Headline \\u003c/script\\u003e\\u003cscript'
+        '\\u003e{js}\\u003c/script\\u003e \\"q\\"\\n---\\nx: 1", "author": {"@type": '
+        '"Person", "name": "\\u003cimg src=x onerror={js}\\u003e A. Writer"}, '
+        '"description": "desc \\u003cb\\u003e---", "image": "javascript:{js}", '
+        '"datePublished": "2024-03-05T10:00:00Z\\u003cscript\\u003e", '
+        '"inLanguage": "en\\" onload=\\"{js}", "publisher": {"name": '
+        '"Pub \\u003ci\\u003e\\n---"}}</script>',
+        where="head",
+        visible=True,
+    ),
+    _p(
+        "meta-jsonld-broken",
+        "metadata",
+        '<script type="application/ld+json">{"@type": "Article", "headline": '
+        '"</script><script>{js}</script>"}</script>',
+        where="head",
+    ),
+    _p(
+        "meta-control",
+        "metadata",
+        "<title>Pond \x1b]0;xss-{id}\x07 notes \x7f\x85\u2028\ufeff end</title>",
+        where="head",
+        visible=True,
+    ),
 ]
 
-PAYLOADS: list[Payload] = (_url_payloads() + HANDLER_PAYLOADS + STYLE_PAYLOADS + ELEMENT_PAYLOADS
-                           + FOREIGN_PAYLOADS + MUTATION_PAYLOADS + MARKDOWN_PAYLOADS + CONTROL_PAYLOADS
-                           + METADATA_PAYLOADS)
+PAYLOADS: list[Payload] = (
+    _url_payloads()
+    + HANDLER_PAYLOADS
+    + STYLE_PAYLOADS
+    + ELEMENT_PAYLOADS
+    + FOREIGN_PAYLOADS
+    + MUTATION_PAYLOADS
+    + MARKDOWN_PAYLOADS
+    + CONTROL_PAYLOADS
+    + METADATA_PAYLOADS
+)
 assert len({p.id for p in PAYLOADS}) == len(PAYLOADS), "payload ids must be unique"
 
 # Short fragments the fuzzer splices into random markup.
 FUZZ_FRAGMENTS: list[str] = [p.html for p in PAYLOADS if p.where == "body" and not p.id.startswith("u-")] + [
     ctx.replace("{url}", URL_VARIANTS[v].replace("{js}", js("f")).replace("{id}", "f").replace('"', "&quot;"))
-    for ctx in list(URL_CONTEXTS.values())[:8] for v in ("plain", "tab-entity", "double-entity", "data-svg")
+    for ctx in list(URL_CONTEXTS.values())[:8]
+    for v in ("plain", "tab-entity", "double-entity", "data-svg")
 ]
 
 # --- the article a payload is embedded in --------------------------------------------------------------
@@ -504,19 +881,22 @@ PARAGRAPHS = [
 ]
 
 
-def article_page(body: str = "", head: str = "", title: str | None = "Notes on Keeping a Small Garden Pond") -> str:
+def article_page(
+    body: str = "", head: str = "", title: str | None = "Notes on Keeping a Small Garden Pond"
+) -> str:
     """A realistic page: site chrome, an article of four long paragraphs, ``body`` inside the article between
     two sentences that must survive, and ``head`` inside ``<head>``."""
     p = PARAGRAPHS
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        + (f"<title>{escape_text(title)}</title>\n" if title is not None else "") + f"{head}\n</head>\n<body>\n"
-        "<header class=\"site-header\"><a href=\"/\">Example Garden Notes</a>\n"
-        "<nav><ul><li><a href=\"/\">Home</a></li><li><a href=\"/ponds/\">Ponds</a></li>"
-        "<li><a href=\"/about/\">About</a></li></ul></nav></header>\n"
-        "<main><article class=\"post\">\n<h1>Notes on Keeping a Small Garden Pond</h1>\n"
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        + (f"<title>{escape_text(title)}</title>\n" if title is not None else "")
+        + f"{head}\n</head>\n<body>\n"
+        '<header class="site-header"><a href="/">Example Garden Notes</a>\n'
+        '<nav><ul><li><a href="/">Home</a></li><li><a href="/ponds/">Ponds</a></li>'
+        '<li><a href="/about/">About</a></li></ul></nav></header>\n'
+        '<main><article class="post">\n<h1>Notes on Keeping a Small Garden Pond</h1>\n'
         f"<p>{p[0]}</p>\n<p>{p[1]}</p>\n"
-        f"<div class=\"sample\"><p>{KEEP_LEAD}, as ordinary prose would.</p>\n{body}\n"
+        f'<div class="sample"><p>{KEEP_LEAD}, as ordinary prose would.</p>\n{body}\n'
         f"<p>{KEEP_TAIL}, as ordinary prose would.</p></div>\n"
         f"<p>{p[2]}</p>\n<p>{p[3]}</p>\n</article></main>\n"
         "<footer><p>Example Garden Notes is written by volunteers.</p></footer>\n</body>\n</html>\n"
@@ -525,7 +905,9 @@ def article_page(body: str = "", head: str = "", title: str | None = "Notes on K
 
 def payload_page(p: Payload) -> str:
     if p.where == "head":
-        return article_page(head=p.html, title=None if "<title" in p.html else "Notes on Keeping a Small Garden Pond")
+        return article_page(
+            head=p.html, title=None if "<title" in p.html else "Notes on Keeping a Small Garden Pond"
+        )
     return article_page(body=p.html)
 
 
@@ -580,10 +962,13 @@ def check_element_policy(root: Element, where: str = "content_html") -> None:
         for name, value in el.attrs.items():
             assert not name.startswith("on"), f"{where}: event handler {name} on <{el.tag}>"
             assert name not in NEVER_ATTRS, f"{where}: attribute {name} on <{el.tag}>"
-            assert clean_attr(el.tag, name, value) == value, f"{where}: <{el.tag} {name}={value!r}> not allowed"
+            assert clean_attr(el.tag, name, value) == value, (
+                f"{where}: <{el.tag} {name}={value!r}> not allowed"
+            )
             if name in URL_ATTRS:
-                assert url_ok(value, image=(el.tag == "img" and name == "src")), \
+                assert url_ok(value, image=(el.tag == "img" and name == "src")), (
                     f"{where}: unsafe URL in <{el.tag} {name}={value!r}>"
+                )
             if name == "srcset":
                 for u, descriptors in srcset_candidates(value):
                     assert url_ok(u, image=True), f"{where}: unsafe srcset URL {u!r}"
@@ -608,8 +993,9 @@ def assert_reparse_stable(html: str, seen: Element | None = None) -> Element:
     second = reparse(again)
     assert canon(first) == canon(second), "re-serialization changed the tree"
     # a fixed point up to whitespace (the newline we put after a block becomes a text node on re-parse)
-    assert " ".join(serialize(second, include_self=False).split()) == " ".join(again.split()), \
+    assert " ".join(serialize(second, include_self=False).split()) == " ".join(again.split()), (
         "serialization is not a fixed point"
+    )
     if seen is not None:
         have = Counter(signature(e) for e in _elements(seen))
         for sig, n in Counter(signature(e) for e in _elements(first)).items():
@@ -685,8 +1071,13 @@ def check_front_matter(markdown_fm: str, markdown: str, result: Any, url: str | 
     """The block is exactly ``---``, one ``key: "json string"`` line per field, ``---``; YAML reads back the
     same strings; the article after it is the Markdown without front matter."""
     yaml = __import__("pytest").importorskip("yaml")
-    expected = {"title": result.title, "url": result.canonical_url or url, "author": result.byline,
-                "published": result.published, "site": result.site_name}
+    expected = {
+        "title": result.title,
+        "url": result.canonical_url or url,
+        "author": result.byline,
+        "published": result.published,
+        "site": result.site_name,
+    }
     expected = {k: v for k, v in expected.items() if v}
     lines = markdown_fm.split("\n")
     assert lines[0] == "---", "front matter must open with ---"
@@ -696,13 +1087,13 @@ def check_front_matter(markdown_fm: str, markdown: str, result: Any, url: str | 
         assert re.match(r'^[a-z]+: ".*"$', ln), f"front matter line is not a quoted scalar: {ln!r}"
     loaded = yaml.safe_load("\n".join(lines[1:end])) or {}
     assert loaded == expected, f"front matter reads back as {loaded!r}"
-    assert "\n".join(lines[end + 1:]).lstrip("\n") == markdown, "article after front matter differs"
+    assert "\n".join(lines[end + 1 :]).lstrip("\n") == markdown, "article after front matter differs"
 
 
 def check_text(text: str, allowed_markers: set[str] | None) -> None:
     """No control characters; no payload marker from content that is never rendered (None: skip that)."""
     bad = CONTROL.search(text)
-    assert not bad, f"text: control character near {text[max(0, bad.start() - 20):][:40]!r}"
+    assert not bad, f"text: control character near {text[max(0, bad.start() - 20) :][:40]!r}"
     text.encode("utf-8")
     for m in re.findall(MARKER + r"[\w-]+", text) if allowed_markers is not None else ():
         assert m in allowed_markers, f"text: {m} came from content that is never rendered"
@@ -727,6 +1118,7 @@ def check_metadata(result: Any) -> None:
 def saved_page(result: Any) -> str:
     """A saved-article page assembled the way the reader view and saved files must be: every page-derived value
     escaped for its context (text, double-quoted attribute), the article body from ``content_html``."""
+
     def attr(v: Any) -> str:
         return escape_attr(str(v or ""))
 
@@ -775,13 +1167,17 @@ def check_saved_page(result: Any) -> None:
     assert tags == want, f"header: {tags}"
     body = article.element_children[1]
     # compare at the same depth: both trees go through readwell's parser, which caps nesting depth
-    alone = parse_html(f"<!DOCTYPE html><html><head></head><body><article><header></header><div>"
-                       f"{result.content_html}</div></article></body></html>").body.find("article")
+    alone = parse_html(
+        f"<!DOCTYPE html><html><head></head><body><article><header></header><div>"
+        f"{result.content_html}</div></article></body></html>"
+    ).body.find("article")
     assert alone is not None
     assert canon(body) == canon(alone.element_children[1]), "article body changed inside the saved page"
 
 
-def sanitized_tree(page: str | bytes, url: str | None = PAGE_URL, **options: Any) -> tuple[Element | None, str]:
+def sanitized_tree(
+    page: str | bytes, url: str | None = PAGE_URL, **options: Any
+) -> tuple[Element | None, str]:
     """The tree the sanitizer returned and our serializer's HTML (before bleach), for ``seen`` comparisons."""
     from readwell.extract import make_options, run_pipeline
     from readwell.sanitize import sanitize_tree
@@ -795,8 +1191,14 @@ def sanitized_tree(page: str | bytes, url: str | None = PAGE_URL, **options: Any
     return root, serialize(root, include_self=False)
 
 
-def check_all(page: str | bytes, url: str | None = PAGE_URL, allowed_markers: set[str] | None = frozenset(),
-              options: dict[str, Any] | None = None, deep: bool = True, front_matter_check: bool = True) -> Any:
+def check_all(
+    page: str | bytes,
+    url: str | None = PAGE_URL,
+    allowed_markers: set[str] | None = frozenset(),
+    options: dict[str, Any] | None = None,
+    deep: bool = True,
+    front_matter_check: bool = True,
+) -> Any:
     """Every static check on every output format of one extraction; returns the Result."""
     options = dict(options or {})
     result = extract(page, url=url, **options)
@@ -825,22 +1227,158 @@ def visible_markers(p: Payload) -> set[str]:
 
 # --- fuzzing: one generator for the hypothesis test and the benchmark ------------------------------------------
 FUZZ_TOKENS: list[str] = [
-    "<div>", "</div>", "<p>", "</p>", "<span>", "</span>", "<a href='", "<a href=\"", "'>", "\">", '"', "'", ">",
-    "<", "</", "/>", "<!--", "-->", "--!>", "<![CDATA[", "]]>", "<?", "<!DOCTYPE html>", "<svg>", "</svg>",
-    "<math>", "</math>", "<mtext>", "<mglyph>", "<foreignObject>", "<desc>", "<table>", "<tr>", "<td>", "</table>",
-    "<noscript>", "</noscript>", "<template>", "</template>", "<template shadowrootmode=open>", "<slot>",
-    "<script>", "</script>", "<style>", "</style>", "<textarea>", "</textarea>", "<select>", "<option>",
-    "<title>", "</title>", "<xmp>", "<iframe>", "</iframe>", "<noembed>", "<plaintext>", "<pre>", "</pre>",
-    "<code>", "</code>", "<h1>", "<h2>", "<ul>", "<li>", "<ol start=", "<blockquote>", "<details open>",
-    "<summary>", "<figure>", "<figcaption>", "<img src=", "<img srcset=\"", "<source srcset=", "<picture>",
-    "<form>", "<frameset>", "<frame>", "<body>", "<html>", "<head>", "<base href=", "<meta http-equiv=refresh ",
-    "<blockquote data-callout=\"", "<span data-tex=\"", "<div data-tex=\"", " data-display=block", "<sup ",
-    " data-footnote-ref=\"", "<article>", "<main>", "<nav>", "<header>", "<footer>", "<aside class=related>",
-    "&#", "&#x", "&amp;", "&lt;", "&gt;", "&quot;", "&colon;", "&Tab;", "&NewLine;", "&", ";", "=", "`", "|",
-    "[", "](", ")", "(", "*", "_", "#", "$", "\\", "javascript:", "JaVaScRiPt:", "vbscript:", "data:text/html,",
-    "data:image/svg+xml,", " onerror=", " onclick=", " style=", " srcdoc=", " xlink:href=", "alert(1)",
-    "\x00", "\x01", "\x0b", "\x1b[2J", "\x1f", "\x7f", "\x85", "\x9b", "\ud800", "\udfff", "\ufeff", "\ufffe",
-    "\u2028", "\r", "\r\n", "\n", "\n\n", "\t", " ", "---", "```", "~~~", "<!--$?-->", "<!--/$-->",
+    "<div>",
+    "</div>",
+    "<p>",
+    "</p>",
+    "<span>",
+    "</span>",
+    "<a href='",
+    '<a href="',
+    "'>",
+    '">',
+    '"',
+    "'",
+    ">",
+    "<",
+    "</",
+    "/>",
+    "<!--",
+    "-->",
+    "--!>",
+    "<![CDATA[",
+    "]]>",
+    "<?",
+    "<!DOCTYPE html>",
+    "<svg>",
+    "</svg>",
+    "<math>",
+    "</math>",
+    "<mtext>",
+    "<mglyph>",
+    "<foreignObject>",
+    "<desc>",
+    "<table>",
+    "<tr>",
+    "<td>",
+    "</table>",
+    "<noscript>",
+    "</noscript>",
+    "<template>",
+    "</template>",
+    "<template shadowrootmode=open>",
+    "<slot>",
+    "<script>",
+    "</script>",
+    "<style>",
+    "</style>",
+    "<textarea>",
+    "</textarea>",
+    "<select>",
+    "<option>",
+    "<title>",
+    "</title>",
+    "<xmp>",
+    "<iframe>",
+    "</iframe>",
+    "<noembed>",
+    "<plaintext>",
+    "<pre>",
+    "</pre>",
+    "<code>",
+    "</code>",
+    "<h1>",
+    "<h2>",
+    "<ul>",
+    "<li>",
+    "<ol start=",
+    "<blockquote>",
+    "<details open>",
+    "<summary>",
+    "<figure>",
+    "<figcaption>",
+    "<img src=",
+    '<img srcset="',
+    "<source srcset=",
+    "<picture>",
+    "<form>",
+    "<frameset>",
+    "<frame>",
+    "<body>",
+    "<html>",
+    "<head>",
+    "<base href=",
+    "<meta http-equiv=refresh ",
+    '<blockquote data-callout="',
+    '<span data-tex="',
+    '<div data-tex="',
+    " data-display=block",
+    "<sup ",
+    ' data-footnote-ref="',
+    "<article>",
+    "<main>",
+    "<nav>",
+    "<header>",
+    "<footer>",
+    "<aside class=related>",
+    "&#",
+    "&#x",
+    "&amp;",
+    "&lt;",
+    "&gt;",
+    "&quot;",
+    "&colon;",
+    "&Tab;",
+    "&NewLine;",
+    "&",
+    ";",
+    "=",
+    "`",
+    "|",
+    "[",
+    "](",
+    ")",
+    "(",
+    "*",
+    "_",
+    "#",
+    "$",
+    "\\",
+    "javascript:",
+    "JaVaScRiPt:",
+    "vbscript:",
+    "data:text/html,",
+    "data:image/svg+xml,",
+    " onerror=",
+    " onclick=",
+    " style=",
+    " srcdoc=",
+    " xlink:href=",
+    "alert(1)",
+    "\x00",
+    "\x01",
+    "\x0b",
+    "\x1b[2J",
+    "\x1f",
+    "\x7f",
+    "\x85",
+    "\x9b",
+    "\ud800",
+    "\udfff",
+    "\ufeff",
+    "\ufffe",
+    "\u2028",
+    "\r",
+    "\r\n",
+    "\n",
+    "\n\n",
+    "\t",
+    " ",
+    "---",
+    "```",
+    "~~~",
+    "<!--$?-->",
+    "<!--/$-->",
 ]
 
 
@@ -889,8 +1427,22 @@ def fuzz_case(rng: Any) -> tuple[str | bytes, str | None]:
         data = page.encode("utf-8", "surrogatepass")
         for _ in range(rng.randint(0, 6)):
             i = rng.randint(0, len(data))
-            data = data[:i] + rng.choice([b"\xff", b"\xfe\xff", b"\xc3", b"\xc3\x28", b"\xe2\x82", b"\x80",
-                                          b"\xed\xa0\x80", b"\x00"]) + data[i:]
+            data = (
+                data[:i]
+                + rng.choice(
+                    [
+                        b"\xff",
+                        b"\xfe\xff",
+                        b"\xc3",
+                        b"\xc3\x28",
+                        b"\xe2\x82",
+                        b"\x80",
+                        b"\xed\xa0\x80",
+                        b"\x00",
+                    ]
+                )
+                + data[i:]
+            )
         return data, url
     return page, url
 
@@ -915,7 +1467,9 @@ def fuzz_strategy() -> Any:
 
 
 def _deep(tag: str, n: int) -> str:
-    return article_page(body=f"<{tag}>" * n + "Deep text at the bottom of the nesting. " * 5 + f"</{tag}>" * (n // 2))
+    return article_page(
+        body=f"<{tag}>" * n + "Deep text at the bottom of the nesting. " * 5 + f"</{tag}>" * (n // 2)
+    )
 
 
 BIG_SIZE = 20 * 1024 * 1024
@@ -930,16 +1484,43 @@ def _huge_page(scale: float) -> str:
 BIG_CASES: list[tuple[str, Any]] = [
     ("deep-div-nesting", lambda s: _deep("div", int(100_000 * s))),
     ("deep-inline-nesting", lambda s: _deep("b", int(100_000 * s))),
-    ("deep-mixed-nesting", lambda s: article_page(body="<div><span><a><em>" * int(25_000 * s) + "Deep text.")),
+    (
+        "deep-mixed-nesting",
+        lambda s: article_page(body="<div><span><a><em>" * int(25_000 * s) + "Deep text."),
+    ),
     ("huge-page", _huge_page),
-    ("huge-attribute", lambda s: article_page(body='<p><a href="https://example.org/' + "a" * int(BIG_SIZE * s)
-                                              + '" title="' + "t" * int(BIG_SIZE * s / 4) + '">x</a></p>')),
-    ("many-attributes", lambda s: article_page(body="<p " + " ".join(f'a{i}="{i}"' for i in range(int(20_000 * s)))
-                                               + ">Many attributes.</p>")),
-    ("unclosed-paragraphs", lambda s: article_page(body="<p>Words in an unclosed paragraph" * int(100_000 * s))),
+    (
+        "huge-attribute",
+        lambda s: article_page(
+            body='<p><a href="https://example.org/'
+            + "a" * int(BIG_SIZE * s)
+            + '" title="'
+            + "t" * int(BIG_SIZE * s / 4)
+            + '">x</a></p>'
+        ),
+    ),
+    (
+        "many-attributes",
+        lambda s: article_page(
+            body="<p " + " ".join(f'a{i}="{i}"' for i in range(int(20_000 * s))) + ">Many attributes.</p>"
+        ),
+    ),
+    (
+        "unclosed-paragraphs",
+        lambda s: article_page(body="<p>Words in an unclosed paragraph" * int(100_000 * s)),
+    ),
     ("nul-bytes", lambda s: article_page(body="<p>" + "\x00a" * int(BIG_SIZE * s / 2) + "</p>").encode()),
-    ("invalid-utf8", lambda s: article_page(body="<p>caf\u00e9</p>").encode()
-     + b"\xff\xfe\xc3\x28\xe2\x82" * int(BIG_SIZE * s / 6)),
-    ("corpus-repeated", lambda s: article_page(body="\n".join(p.html for p in PAYLOADS if p.where == "body")
-                                               * max(1, int(40 * s)))),
+    (
+        "invalid-utf8",
+        lambda s: (
+            article_page(body="<p>caf\u00e9</p>").encode()
+            + b"\xff\xfe\xc3\x28\xe2\x82" * int(BIG_SIZE * s / 6)
+        ),
+    ),
+    (
+        "corpus-repeated",
+        lambda s: article_page(
+            body="\n".join(p.html for p in PAYLOADS if p.where == "body") * max(1, int(40 * s))
+        ),
+    ),
 ]

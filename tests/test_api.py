@@ -18,12 +18,40 @@ from readwell.dom import Document, Element, Text
 from readwell.extract import make_options
 from readwell.parse import parse_html
 
-JSON_KEYS = ("found", "readerable", "title", "byline", "published", "modified", "site_name", "lang", "dir",
-             "excerpt", "lead_image", "url", "canonical_url", "word_count", "reading_minutes", "content_html",
-             "markdown", "text", "root")
-STAGES = ("flatten_shadow", "resolve_deferred", "select_root", "normalize_structures", "callouts",
-          "remove_hidden_and_tiny_media", "remove_low_score", "remove_by_selector", "remove_by_pattern",
-          "normalize_output", "resolve_urls")
+JSON_KEYS = (
+    "found",
+    "readerable",
+    "title",
+    "byline",
+    "published",
+    "modified",
+    "site_name",
+    "lang",
+    "dir",
+    "excerpt",
+    "lead_image",
+    "url",
+    "canonical_url",
+    "word_count",
+    "reading_minutes",
+    "content_html",
+    "markdown",
+    "text",
+    "root",
+)
+STAGES = (
+    "flatten_shadow",
+    "resolve_deferred",
+    "select_root",
+    "normalize_structures",
+    "callouts",
+    "remove_hidden_and_tiny_media",
+    "remove_low_score",
+    "remove_by_selector",
+    "remove_by_pattern",
+    "normalize_output",
+    "resolve_urls",
+)
 
 ARTICLE = fixturelib.FIXTURES / "core--news-article-basic.html"
 NO_ARTICLE = fixturelib.FIXTURES / "readerable--nav-plus-four-words.html"
@@ -40,10 +68,12 @@ SENTENCES = [
 def page(charset: str | None = "utf-8", title: str = "Pain, café et crème brûlée") -> str:
     meta = f'<meta charset="{charset}">' if charset else ""
     paras = "".join(f"<p>{s} {s}</p>" for s in SENTENCES)
-    return (f"<!DOCTYPE html><html lang=fr><head>{meta}<title>{title}</title></head><body>"
-            f"<nav><a href=/>Accueil</a> <a href=/pains>Pains</a></nav>"
-            f"<main><article><h1>{title}</h1>{paras}</article></main>"
-            f"<footer><p>Tous droits réservés.</p></footer></body></html>")
+    return (
+        f"<!DOCTYPE html><html lang=fr><head>{meta}<title>{title}</title></head><body>"
+        f"<nav><a href=/>Accueil</a> <a href=/pains>Pains</a></nav>"
+        f"<main><article><h1>{title}</h1>{paras}</article></main>"
+        f"<footer><p>Tous droits réservés.</p></footer></body></html>"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +84,7 @@ def reference() -> readwell.Result:
 
 
 # --- sources ------------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "make",
@@ -119,23 +150,40 @@ def test_bs4_sources(parser: str, reference: readwell.Result) -> None:
 
 
 def test_snapshot_source() -> None:
-    snap = {"t": "html", "id": 1, "c": [{"t": "body", "id": 2, "c": [
-        {"t": "nav", "id": 3, "c": [{"t": "a", "id": 4, "a": {"href": "/"}, "c": ["Accueil"]}]},
-        {"t": "article", "id": 5, "c": [{"t": "p", "id": 10 + i, "c": [s + " " + s]} for i, s in enumerate(SENTENCES)]},
-    ]}]}
+    snap = {
+        "t": "html",
+        "id": 1,
+        "c": [
+            {
+                "t": "body",
+                "id": 2,
+                "c": [
+                    {"t": "nav", "id": 3, "c": [{"t": "a", "id": 4, "a": {"href": "/"}, "c": ["Accueil"]}]},
+                    {
+                        "t": "article",
+                        "id": 5,
+                        "c": [{"t": "p", "id": 10 + i, "c": [s + " " + s]} for i, s in enumerate(SENTENCES)],
+                    },
+                ],
+            }
+        ],
+    }
     before = copy.deepcopy(snap)
     r = readwell.extract(snap)
     assert r.found and all(s in r.text for s in SENTENCES) and "Accueil" not in r.text
     assert snap == before
 
 
-@pytest.mark.parametrize("bad", [42, None, 3.5, object(), ["<p>x</p>"]], ids=["int", "None", "float", "object", "list"])
+@pytest.mark.parametrize(
+    "bad", [42, None, 3.5, object(), ["<p>x</p>"]], ids=["int", "None", "float", "object", "list"]
+)
 def test_unsupported_source_is_input_error(bad: Any) -> None:
     with pytest.raises(readwell.InputError):
         readwell.extract(bad)
 
 
 # --- the input is never mutated -----------------------------------------------------------------------------
+
 
 def dump(node: Element | Text) -> Any:
     """A deep, order-preserving serialization of a tree including ids, namespaces and layout (iterative)."""
@@ -146,13 +194,25 @@ def dump(node: Element | Text) -> Any:
         if isinstance(n, Text):
             out.append((depth, "#text", n.nid, n.data))
             continue
-        out.append((depth, n.tag, n.ns, n.nid, sorted(n.attrs.items()), json.dumps(n.layout, sort_keys=True),
-                    n.parent.nid if n.parent is not None else None, len(n.children)))
+        out.append(
+            (
+                depth,
+                n.tag,
+                n.ns,
+                n.nid,
+                sorted(n.attrs.items()),
+                json.dumps(n.layout, sort_keys=True),
+                n.parent.nid if n.parent is not None else None,
+                len(n.children),
+            )
+        )
         stack.extend((depth + 1, c) for c in reversed(n.children))  # type: ignore[misc]
     return out
 
 
-@pytest.mark.parametrize("options", [{}, {"debug": True}, {"disable": ["select_root"]}], ids=["default", "debug", "no-root"])
+@pytest.mark.parametrize(
+    "options", [{}, {"debug": True}, {"disable": ["select_root"]}], ids=["default", "debug", "no-root"]
+)
 @pytest.mark.parametrize("fx", [pytest.param(f, id=f.name) for f in fixturelib.all_fixtures()])
 def test_document_never_mutated(fx: fixturelib.Fixture, options: dict[str, Any]) -> None:
     if "disable" in options and "selector" in fx.options:
@@ -179,6 +239,7 @@ def test_parsed_library_inputs_never_mutated() -> None:
 
 
 # --- the Result contract ------------------------------------------------------------------------------------
+
 
 def test_result_attributes_are_the_json_keys(reference: readwell.Result) -> None:
     d = reference.to_dict()
@@ -219,16 +280,26 @@ def test_debug_result_has_removals_and_timings() -> None:
 def test_not_found_result() -> None:
     r = readwell.extract(NO_ARTICLE.read_bytes())
     assert r.found is False and not r.readerable
-    assert (r.text, r.markdown, r.content_html, r.word_count, r.reading_minutes, r.root) == ("", "", "", 0, 0, None)
+    assert (r.text, r.markdown, r.content_html, r.word_count, r.reading_minutes, r.root) == (
+        "",
+        "",
+        "",
+        0,
+        0,
+        None,
+    )
 
 
 def test_front_matter_option(reference: readwell.Result) -> None:
     r = readwell.extract(page(), url="https://example.org/pain", front_matter=True)
-    assert r.markdown.startswith('---\ntitle: "Pain, café et crème brûlée"\nurl: "https://example.org/pain"\n')
+    assert r.markdown.startswith(
+        '---\ntitle: "Pain, café et crème brûlée"\nurl: "https://example.org/pain"\n'
+    )
     assert r.markdown.endswith(reference.markdown)
 
 
 # --- readerable ---------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("fx", [pytest.param(f, id=f.name) for f in fixturelib.all_fixtures("readerable")])
 def test_is_probably_readerable_on_readerable_fixtures(fx: fixturelib.Fixture) -> None:
@@ -243,12 +314,20 @@ def test_is_probably_readerable_on_readerable_fixtures(fx: fixturelib.Fixture) -
 def test_readerable_sources_agree(tmp_path: Path) -> None:
     p = tmp_path / "a.html"
     p.write_bytes(ARTICLE.read_bytes())
-    verdicts = {readwell.is_probably_readerable(src) for src in
-                (ARTICLE.read_bytes(), ARTICLE.read_bytes().decode("utf-8"), p, parse_html(ARTICLE.read_bytes()))}
+    verdicts = {
+        readwell.is_probably_readerable(src)
+        for src in (
+            ARTICLE.read_bytes(),
+            ARTICLE.read_bytes().decode("utf-8"),
+            p,
+            parse_html(ARTICLE.read_bytes()),
+        )
+    }
     assert len(verdicts) == 1 and next(iter(verdicts)).value is True
 
 
 # --- stages, options, errors --------------------------------------------------------------------------------
+
 
 def test_stages_table() -> None:
     assert tuple(s.name for s in readwell.STAGES) == STAGES
@@ -260,9 +339,22 @@ def test_stages_table() -> None:
 
 @pytest.mark.parametrize(
     "options",
-    [{"no_such_option": 1}, {"disable": ["no_such_stage"]}, {"disable": "no_such_stage"}, {"selector": "div[["},
-     {"selector": "#nothing-matches-this"}, {"disable": ["select_root", "bogus"]}],
-    ids=["unknown-option", "unknown-stage", "unknown-stage-str", "bad-selector", "selector-no-match", "one-bad-stage"],
+    [
+        {"no_such_option": 1},
+        {"disable": ["no_such_stage"]},
+        {"disable": "no_such_stage"},
+        {"selector": "div[["},
+        {"selector": "#nothing-matches-this"},
+        {"disable": ["select_root", "bogus"]},
+    ],
+    ids=[
+        "unknown-option",
+        "unknown-stage",
+        "unknown-stage-str",
+        "bad-selector",
+        "selector-no-match",
+        "one-bad-stage",
+    ],
 )
 def test_bad_options_raise_input_error(options: dict[str, Any]) -> None:
     with pytest.raises(readwell.InputError):
@@ -292,6 +384,7 @@ def test_options_object() -> None:
 
 # --- async --------------------------------------------------------------------------------------------------
 
+
 def test_aextract_equals_extract(reference: readwell.Result) -> None:
     r = asyncio.run(readwell.aextract(page(), url="https://example.org/pain"))
     assert r.to_dict() == reference.to_dict()
@@ -305,8 +398,15 @@ def test_aextract_errors_propagate() -> None:
         asyncio.run(go())
 
 
-BIG_PARAGRAPH = "<p>Paragraph {i}. " + ("Stone bridges carry their load by pushing outward, and masons cut each "
-                                         "voussoir so that it carries its share of the load. ") * 10 + "</p>\n"
+BIG_PARAGRAPH = (
+    "<p>Paragraph {i}. "
+    + (
+        "Stone bridges carry their load by pushing outward, and masons cut each "
+        "voussoir so that it carries its share of the load. "
+    )
+    * 10
+    + "</p>\n"
+)
 
 
 def big_page(mb: float = 2.0) -> str:
@@ -349,7 +449,9 @@ def test_aextract_keeps_event_loop_responsive() -> None:
 
     result, gap, ticks, elapsed = asyncio.run(_max_tick_gap(async_work))
     assert result.found and result.word_count > 250_000
-    assert gap < max(0.5, elapsed / 4), f"event loop blocked for {gap:.3f}s during a {elapsed:.3f}s extraction"
+    assert gap < max(0.5, elapsed / 4), (
+        f"event loop blocked for {gap:.3f}s during a {elapsed:.3f}s extraction"
+    )
     assert ticks >= 3, (ticks, elapsed)
 
     # control: the same work done synchronously on the loop starves the ticker (the check is not vacuous)
@@ -364,16 +466,21 @@ def test_aextract_keeps_event_loop_responsive() -> None:
 
 def test_aextract_url_local_server(reference: readwell.Result) -> None:
     body = page("iso-8859-1").encode("latin-1")
-    pages = {"/pain.html": (body, "text/html; charset=iso-8859-1"),
-             "/pain-undeclared.html": (page(None).encode("utf-8"), "text/html"),
-             "/none.html": (NO_ARTICLE.read_bytes(), "text/html")}
+    pages = {
+        "/pain.html": (body, "text/html; charset=iso-8859-1"),
+        "/pain-undeclared.html": (page(None).encode("utf-8"), "text/html"),
+        "/none.html": (NO_ARTICLE.read_bytes(), "text/html"),
+    }
     with localserver.serve(pages) as base:
+
         async def go() -> tuple[readwell.Result, ...]:
-            return tuple(await asyncio.gather(
-                readwell.aextract_url(f"{base}/pain.html"),
-                readwell.aextract_url(f"{base}/pain-undeclared.html"),
-                readwell.aextract_url(f"{base}/none.html"),
-            ))
+            return tuple(
+                await asyncio.gather(
+                    readwell.aextract_url(f"{base}/pain.html"),
+                    readwell.aextract_url(f"{base}/pain-undeclared.html"),
+                    readwell.aextract_url(f"{base}/none.html"),
+                )
+            )
 
         a, b, none = asyncio.run(go())
         sync = readwell.extract_url(f"{base}/pain.html")
@@ -387,7 +494,9 @@ def test_aextract_url_local_server(reference: readwell.Result) -> None:
     assert none.found is False
 
 
-@pytest.mark.parametrize("url", ["file:///etc/passwd", "ftp://example.org/x", "javascript:alert(1)", "not a url"])
+@pytest.mark.parametrize(
+    "url", ["file:///etc/passwd", "ftp://example.org/x", "javascript:alert(1)", "not a url"]
+)
 def test_fetch_rejects_non_http(url: str) -> None:
     with pytest.raises(readwell.InputError):
         readwell.extract_url(url)

@@ -21,9 +21,19 @@ import pytest
 import readwell
 from readwell.render_markdown import front_matter
 
-STAGES = ["flatten_shadow", "resolve_deferred", "select_root", "normalize_structures", "callouts",
-          "remove_hidden_and_tiny_media", "remove_low_score", "remove_by_selector", "remove_by_pattern",
-          "normalize_output", "resolve_urls"]
+STAGES = [
+    "flatten_shadow",
+    "resolve_deferred",
+    "select_root",
+    "normalize_structures",
+    "callouts",
+    "remove_hidden_and_tiny_media",
+    "remove_low_score",
+    "remove_by_selector",
+    "remove_by_pattern",
+    "normalize_output",
+    "resolve_urls",
+]
 
 FX = fixturelib.FIXTURES
 ARTICLE = FX / "core--news-article-basic.html"
@@ -40,10 +50,13 @@ def readwell_cmd() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "readwell.cli"]
 
 
-def run(*args: str, stdin: bytes | None = None, cmd: list[str] | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str, stdin: bytes | None = None, cmd: list[str] | None = None
+) -> subprocess.CompletedProcess[str]:
     proc = subprocess.run([*(cmd or readwell_cmd()), *args], input=stdin, capture_output=True, timeout=60)
-    return subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode("utf-8"),
-                                       proc.stderr.decode("utf-8"))
+    return subprocess.CompletedProcess(
+        proc.args, proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+    )
 
 
 def assert_usage_error(p: subprocess.CompletedProcess[str]) -> None:
@@ -100,8 +113,18 @@ def test_extract_not_found_exit_3_still_prints_json() -> None:
         ["why-missing", "/nonexistent/page.html", "--text", "x"],
         ["extract", "http://127.0.0.1:9/unreachable.html"],  # port 9 (discard): connection refused
     ],
-    ids=["missing-file", "unknown-stage", "bad-selector", "unknown-flag", "bad-format", "unknown-command",
-         "no-command", "why-missing-no-text", "why-missing-missing-file", "unreachable-url"],
+    ids=[
+        "missing-file",
+        "unknown-stage",
+        "bad-selector",
+        "unknown-flag",
+        "bad-format",
+        "unknown-command",
+        "no-command",
+        "why-missing-no-text",
+        "why-missing-missing-file",
+        "unreachable-url",
+    ],
 )
 def test_usage_errors_exit_2_one_line(args: list[str]) -> None:
     assert_usage_error(run(*args))
@@ -162,7 +185,17 @@ def test_debug_adds_removals_and_timings() -> None:
     assert p.returncode == 0
     d = json.loads(p.stdout)
     assert isinstance(d["removals"], list) and d["removals"]
-    assert set(d["removals"][0]) == {"stage", "action", "kind", "rule", "reason", "text", "node_id", "path", "tag"}
+    assert set(d["removals"][0]) == {
+        "stage",
+        "action",
+        "kind",
+        "rule",
+        "reason",
+        "text",
+        "node_id",
+        "path",
+        "tag",
+    }
     assert isinstance(d["timings"], dict)
     for stage in STAGES:
         assert isinstance(d["timings"][stage], int | float) and d["timings"][stage] >= 0
@@ -220,29 +253,45 @@ def _parse_front_matter(md: str) -> tuple[dict[str, str], str]:
     else:
         docs = [d for d in yaml.safe_load_all(block + "\n") if d is not None]
         assert docs == [fields]
-    return fields, "\n".join(lines[end + 1:])
+    return fields, "\n".join(lines[end + 1 :])
 
 
-HOSTILE_TITLE = 'Line one\n---\nauthor: "evil" # not a comment\n\'single\' \\ back: slash'
+HOSTILE_TITLE = "Line one\n---\nauthor: \"evil\" # not a comment\n'single' \\ back: slash"
 
 
 def test_front_matter_value_cannot_end_block() -> None:
-    fm = front_matter({"title": HOSTILE_TITLE, "url": "https://example.org/a?x=1#y", "author": "---",
-                       "site": "a\u2028b\u2029c\x85d", "published": None})
+    fm = front_matter(
+        {
+            "title": HOSTILE_TITLE,
+            "url": "https://example.org/a?x=1#y",
+            "author": "---",
+            "site": "a\u2028b\u2029c\x85d",
+            "published": None,
+        }
+    )
     fields, rest = _parse_front_matter(fm)
-    assert fields == {"title": HOSTILE_TITLE, "url": "https://example.org/a?x=1#y", "author": "---",
-                      "site": "a\u2028b\u2029c\x85d"}
+    assert fields == {
+        "title": HOSTILE_TITLE,
+        "url": "https://example.org/a?x=1#y",
+        "author": "---",
+        "site": "a\u2028b\u2029c\x85d",
+    }
     assert rest.strip() == ""
 
 
 def test_cli_front_matter_with_hostile_title(tmp_path: Path) -> None:
-    body = "".join(f"<p>Paragraph {i} about stone bridges, arches and the way masons cut each voussoir, "
-                   f"with enough words to count as prose.</p>" for i in range(8))
+    body = "".join(
+        f"<p>Paragraph {i} about stone bridges, arches and the way masons cut each voussoir, "
+        f"with enough words to count as prose.</p>"
+        for i in range(8)
+    )
     title = html.escape('He said "stop"\n---\nauthor: evil # x \\ y', quote=True)
     page = tmp_path / "hostile.html"
-    page.write_text(f'<html><head><title>{title}</title><meta property="og:title" content="{title}">'
-                    f'<meta name="author" content="---"></head><body><article>{body}</article></body></html>',
-                    encoding="utf-8")
+    page.write_text(
+        f'<html><head><title>{title}</title><meta property="og:title" content="{title}">'
+        f'<meta name="author" content="---"></head><body><article>{body}</article></body></html>',
+        encoding="utf-8",
+    )
     p = run("extract", str(page), "--format", "markdown", "--front-matter", "--url", "https://example.org/a")
     assert p.returncode == 0, p.stderr
     fields, rest = _parse_front_matter(p.stdout)
@@ -315,12 +364,15 @@ def test_why_missing_present() -> None:
 
 # --- URL source ---------------------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    with localserver.serve({
-        "/x.html": (ARTICLE.read_bytes(), "text/html; charset=utf-8"),
-        "/none.html": (NO_ARTICLE.read_bytes(), "text/html"),
-    }) as base:
+    with localserver.serve(
+        {
+            "/x.html": (ARTICLE.read_bytes(), "text/html; charset=utf-8"),
+            "/none.html": (NO_ARTICLE.read_bytes(), "text/html"),
+        }
+    ) as base:
         yield base
 
 

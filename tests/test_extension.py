@@ -30,18 +30,36 @@ SECURITY_FIXTURES = sorted((ROOT / "fixtures").glob("security--*.html"))
 # Extension vs CPython on the same bytes: fixture -> {field: reason}. The extension sees the live DOM
 # (scripts ran, layout computed, <noscript> as text); CPython parses the static HTML. Every entry is a
 # difference we accept on purpose; anything else is a bug.
-_NOSCRIPT = ("a browser with scripting parses <noscript> content as raw text ending at the first '</noscript>', "
-             "html5lib (scripting off) as markup: the mXSS payload <p title=\"</noscript>...\"> splits differently; "
-             "both results are inert")
+_NOSCRIPT = (
+    "a browser with scripting parses <noscript> content as raw text ending at the first '</noscript>', "
+    'html5lib (scripting off) as markup: the mXSS payload <p title="</noscript>..."> splits differently; '
+    "both results are inert"
+)
 EXPECTED_DIFFERENCES: dict[str, dict[str, str]] = {
     "security--mutation-xss": {"text": _NOSCRIPT, "markdown": _NOSCRIPT, "word_count": _NOSCRIPT},
     # layout: an inline style="...opacity:0" link is invisible; only computed style (live DOM) reports it, the
     # static path checks inline display/visibility only, so CPython keeps the word "Predators"
-    "security--style-url-expression": {k: "computed opacity:0 (layout) removes an invisible link"
-                                       for k in ("text", "markdown", "word_count")},
+    "security--style-url-expression": {
+        k: "computed opacity:0 (layout) removes an invisible link" for k in ("text", "markdown", "word_count")
+    },
 }
-COMPARED = ("found", "title", "byline", "published", "modified", "site_name", "lang", "dir", "excerpt",
-            "lead_image", "canonical_url", "word_count", "text", "markdown", "root")
+COMPARED = (
+    "found",
+    "title",
+    "byline",
+    "published",
+    "modified",
+    "site_name",
+    "lang",
+    "dir",
+    "excerpt",
+    "lead_image",
+    "canonical_url",
+    "word_count",
+    "text",
+    "markdown",
+    "root",
+)
 
 HOSTILE = b"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
 <title>Hostile "><img src=x onerror="window.__pwned=1"> title</title>
@@ -80,7 +98,10 @@ that nobody can read it on screen, so the extension drops it while the static pa
 which again only computed style reveals to the extractor running on the live page.</p>
 <p>The last paragraph is visible again and closes the article with a few more words about floods and banks.</p>
 </article></body></html>"""
-LAYOUT_ONLY = ("This paragraph is hidden by the page stylesheet", "This paragraph is invisible through visibility")
+LAYOUT_ONLY = (
+    "This paragraph is hidden by the page stylesheet",
+    "This paragraph is invisible through visibility",
+)
 
 # Markdown with images beside it: two different images with the same file name, a reserved device name, the same
 # URL twice, a 404 and an HTML page behind an image URL (both must keep their absolute URL).
@@ -99,10 +120,13 @@ width="120" height="80"></p>
 <img src="/pics/page.png" alt="Not an image" width="120" height="80"></p>
 <p>The last paragraph closes the gallery with a few words about the next survey and the volunteers who help.</p>
 </article></body></html>"""
-GALLERY_ROUTES = {"/gallery.html": ("text/html", GALLERY), "/pics/a/photo.png": ("image/png", png(120, 80)),
-                  "/pics/b/photo.png": ("image/png", png(120, 80, (200, 60, 40))),
-                  "/pics/con.png": ("image/png", png(120, 80, (40, 200, 60))),
-                  "/pics/page.png": ("text/html", b"<!DOCTYPE html><p>not an image</p>")}
+GALLERY_ROUTES = {
+    "/gallery.html": ("text/html", GALLERY),
+    "/pics/a/photo.png": ("image/png", png(120, 80)),
+    "/pics/b/photo.png": ("image/png", png(120, 80, (200, 60, 40))),
+    "/pics/con.png": ("image/png", png(120, 80, (40, 200, 60))),
+    "/pics/page.png": ("text/html", b"<!DOCTYPE html><p>not an image</p>"),
+}
 
 # Same-origin iframe holding the article (with a nested same-origin note), plus a cross-origin one (localhost vs
 # 127.0.0.1) whose text must stay out.
@@ -125,8 +149,12 @@ FRAMED_NOTE = b"""<!DOCTYPE html><html><body><p>A nested note from the second fr
 above the chart datum of the harbour, corrected for the atmospheric pressure of the day.</p></body></html>"""
 FRAMED_CROSS = b"""<!DOCTYPE html><html><body><p>CROSSORIGINSECRET text that the extension cannot and must not
 read from another origin.</p></body></html>"""
-FRAME_ROUTES = {"/framed.html": ("text/html", FRAMED), "/framed-article.html": ("text/html", FRAMED_ARTICLE),
-                "/framed-note.html": ("text/html", FRAMED_NOTE), "/framed-cross.html": ("text/html", FRAMED_CROSS)}
+FRAME_ROUTES = {
+    "/framed.html": ("text/html", FRAMED),
+    "/framed-article.html": ("text/html", FRAMED_ARTICLE),
+    "/framed-note.html": ("text/html", FRAMED_NOTE),
+    "/framed-cross.html": ("text/html", FRAMED_CROSS),
+}
 
 
 def _skip_or_fail(msg):
@@ -144,25 +172,45 @@ def env(tmp_path_factory):
         _skip_or_fail("no node: cannot build the extension")
     # up to date in ~0.1 s when nothing changed; the extension is reassembled from it (a second or two)
     for script in (["build_engine.mjs", "--quiet"], ["build_extension.mjs"]):
-        proc = subprocess.run([node, str(ROOT / "build_scripts" / script[0]), *script[1:]], cwd=ROOT,
-                              capture_output=True, text=True, timeout=900)
+        proc = subprocess.run(
+            [node, str(ROOT / "build_scripts" / script[0]), *script[1:]],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
         assert proc.returncode == 0, f"{script[0]} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     sync_api = pytest.importorskip("playwright.sync_api")
     tmp = tmp_path_factory.mktemp("ext")
     downloads = tmp / "downloads"
     downloads.mkdir()
-    extra = {"/hostile.html": ("text/html", HOSTILE), "/images.html": ("text/html", IMAGE_PAGE),
-             "/style-hidden.html": ("text/html", STYLE_HIDDEN), **GALLERY_ROUTES, **FRAME_ROUTES}
-    with FixtureServer(extra) as srv, sync_api.sync_playwright() as p, \
-            extension_browser(p, tmp / "profile", downloads) as (ctx, sw, ext_id):
+    extra = {
+        "/hostile.html": ("text/html", HOSTILE),
+        "/images.html": ("text/html", IMAGE_PAGE),
+        "/style-hidden.html": ("text/html", STYLE_HIDDEN),
+        **GALLERY_ROUTES,
+        **FRAME_ROUTES,
+    }
+    with (
+        FixtureServer(extra) as srv,
+        sync_api.sync_playwright() as p,
+        extension_browser(p, tmp / "profile", downloads) as (ctx, sw, ext_id),
+    ):
         page = ctx.new_page()
         page.set_default_timeout(60000)
         dialogs: list[str] = []
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         # hostile pages try to navigate away (meta refresh to trap.example): a 204 keeps the page in place
         ctx.route("https://trap.example/**", lambda route: route.fulfill(status=204, body=""))
-        yield {"srv": srv, "ctx": ctx, "sw": sw, "page": page, "downloads": downloads, "dialogs": dialogs,
-               "ext_id": ext_id}
+        yield {
+            "srv": srv,
+            "ctx": ctx,
+            "sw": sw,
+            "page": page,
+            "downloads": downloads,
+            "dialogs": dialogs,
+            "ext_id": ext_id,
+        }
 
 
 def open_url(env, url):
@@ -186,6 +234,7 @@ def _status(sw):
 
 def _wait_engine_ready(sw, timeout_s=90.0):
     import time
+
     t_end = time.monotonic() + timeout_s
     while True:
         st = _status(sw)
@@ -268,8 +317,10 @@ def test_reader_preferences_persist(env):
     call(sw, "reader", tid)
     assert reader_root(page).get_attribute("data-theme") == "sepia"
     assert reader_root(page).get_attribute("data-font") == "sans"
-    bg = page.evaluate("() => getComputedStyle(document.querySelector('readwell-reader').shadowRoot"
-                       ".querySelector('.rw-root')).backgroundColor")
+    bg = page.evaluate(
+        "() => getComputedStyle(document.querySelector('readwell-reader').shadowRoot"
+        ".querySelector('.rw-root')).backgroundColor"
+    )
     assert bg == "rgb(244, 236, 216)"
     call(sw, "reader", tid)
     sw.evaluate("async () => chrome.storage.local.remove('readerPrefs')")
@@ -302,14 +353,21 @@ def test_strict_csp_page(env):
     page, sw = env["page"], env["sw"]
     tid = open_url(env, env["srv"].url("core--news-article-basic.html", csp=True))
     # WebAssembly really is blocked for this page's scripts
-    assert page.evaluate("() => { try { new WebAssembly.Module(Uint8Array.of(0,97,115,109,1,0,0,0));"
-                         " return false } catch (e) { return true } }")
+    assert page.evaluate(
+        "() => { try { new WebAssembly.Module(Uint8Array.of(0,97,115,109,1,0,0,0));"
+        " return false } catch (e) { return true } }"
+    )
     res = call(sw, "extract", tid)
     assert res["found"] and res["title"] == "Volunteers Map the Health of a Small River"
     # the in-page engine is refused up front (probe) and the extension-origin engine takes over
-    sw.evaluate("async (t) => chrome.scripting.executeScript({target: {tabId: t}, files: ['content.js']})", tid)
-    eng = sw.evaluate("""async (t) => (await chrome.tabs.sendMessage(t, {to: 'content', cmd: 'extract',
-        options: {engine: 'page'}})).value.engine""", tid)
+    sw.evaluate(
+        "async (t) => chrome.scripting.executeScript({target: {tabId: t}, files: ['content.js']})", tid
+    )
+    eng = sw.evaluate(
+        """async (t) => (await chrome.tabs.sendMessage(t, {to: 'content', cmd: 'extract',
+        options: {engine: 'page'}})).value.engine""",
+        tid,
+    )
     assert eng.startswith("offscreen") and "WebAssembly blocked" in eng
     assert call(sw, "reader", tid)["found"]
     assert "A healthy river changes character" in page.locator('[data-readwell="article"]').inner_text()
@@ -334,14 +392,14 @@ def test_save_markdown_and_html(env):
     md = md_path.read_text("utf-8")
     assert md.startswith("---\ntitle: ")
     head = md.split("\n---\n", 1)[0]
-    assert f'url: "{env["srv"].base}/images.html"' in head and "\nsaved: \"" in head
+    assert f'url: "{env["srv"].base}/images.html"' in head and '\nsaved: "' in head
     assert "The survey team photographed" in md
     html_info = call(sw, "save", tid, {"format": "html"})
     html_path = _download_path(sw, html_info)
     html = html_path.read_text("utf-8")
     assert html.startswith("<!DOCTYPE html>") and 'data-readwell="article"' in html
     assert re.search(r'<img[^>]+src="data:image/png;base64,', html)
-    assert "127.0.0.1" not in re.sub(r'<footer.*?</footer>', "", html, flags=re.S)  # nothing remote left
+    assert "127.0.0.1" not in re.sub(r"<footer.*?</footer>", "", html, flags=re.S)  # nothing remote left
     assert "<script" not in html.lower()
     # never overwrite: a second save gets a new name
     again = _download_path(sw, call(sw, "save", tid, {"format": "markdown"}))
@@ -354,6 +412,7 @@ def _md_images(md):
 
 def test_save_markdown_with_images_beside_it(env):
     from urllib.parse import unquote
+
     page, sw = env["page"], env["sw"]
     base = env["srv"].base
     tid = open_url(env, base + "/gallery.html")
@@ -388,7 +447,9 @@ def test_save_markdown_with_images_beside_it(env):
     md2_path = _download_path(sw, again)
     assert md2_path != md_path and md_path.exists()
     local2 = [unquote(u) for u in _md_images(md2_path.read_text("utf-8")) if not u.startswith("http")]
-    assert all((md2_path.parent / r).is_file() for r in local2) and not set(local2) & {unquote(u) for u in local}
+    assert all((md2_path.parent / r).is_file() for r in local2) and not set(local2) & {
+        unquote(u) for u in local
+    }
     # the reader offers it too
     call(sw, "reader", tid)
     assert page.locator("readwell-reader button[data-readwell-save=markdown-images]").count() == 1
@@ -429,8 +490,10 @@ def test_overlay_boxes_match_log_without_layout_shift(env):
     page, sw = env["page"], env["sw"]
     tid = open_url(env, env["srv"].url("core--blog-post-with-sidebar.html"))
     before = page_dom(page)
-    rects = "() => Array.from(document.body.querySelectorAll('*')).map(e => { const r = e.getBoundingClientRect();" \
-            " return [r.x, r.y, r.width, r.height].join(',') }).join(';')"
+    rects = (
+        "() => Array.from(document.body.querySelectorAll('*')).map(e => { const r = e.getBoundingClientRect();"
+        " return [r.x, r.y, r.width, r.height].join(',') }).join(';')"
+    )
     layout_before = page.evaluate(rects)
     log = call(sw, "extract", tid, {"debug": True})
     r = call(sw, "overlay", tid)
@@ -504,7 +567,9 @@ def test_parity_with_cpython_on_every_fixture(env):
             if got.get(key) != want.get(key) and key not in allowed:
                 mismatches.setdefault(fx.name, {})[key] = (want.get(key), got.get(key))
         if allowed:
-            assert any(got.get(k) != want.get(k) for k in allowed), f"{fx.name}: listed difference is gone; drop it"
+            assert any(got.get(k) != want.get(k) for k in allowed), (
+                f"{fx.name}: listed difference is gone; drop it"
+            )
     assert not mismatches, json.dumps(mismatches, indent=1, ensure_ascii=False)[:6000]
 
 
@@ -548,8 +613,22 @@ def _executable_parts(html: str) -> list[str]:
         if not isinstance(el.tag, str):
             continue
         tag = el.tag.rsplit("}", 1)[-1]
-        if tag in ("script", "iframe", "object", "embed", "frame", "form", "link", "base", "svg", "math", "noscript",
-                   "template", "applet", "portal"):
+        if tag in (
+            "script",
+            "iframe",
+            "object",
+            "embed",
+            "frame",
+            "form",
+            "link",
+            "base",
+            "svg",
+            "math",
+            "noscript",
+            "template",
+            "applet",
+            "portal",
+        ):
             bad.append(tag)
         if tag == "meta" and (el.get("http-equiv") or "").lower() not in ("", "content-security-policy"):
             bad.append("meta http-equiv")
@@ -558,9 +637,11 @@ def _executable_parts(html: str) -> list[str]:
             if name.startswith("on") or name == "srcdoc":
                 bad.append(f"{tag}@{name}")
             cleaned = re.sub(r"[\x00-\x20]", "", value).lower()
-            if name in ("href", "src", "action", "formaction", "xlink:href", "cite", "poster", "data") and \
-                    re.match(r"(javascript|vbscript|data):", cleaned) and not \
-                    (tag == "img" and name == "src" and cleaned.startswith("data:image/")):
+            if (
+                name in ("href", "src", "action", "formaction", "xlink:href", "cite", "poster", "data")
+                and re.match(r"(javascript|vbscript|data):", cleaned)
+                and not (tag == "img" and name == "src" and cleaned.startswith("data:image/"))
+            ):
                 bad.append(f"{tag}@{name}={value[:40]}")
     return bad
 
@@ -595,8 +676,10 @@ def test_hostile_pages_render_nothing_executable(env, name):
 
 def test_sources_never_assign_html_strings():
     """The extension builds DOM with createElement/setAttribute; no HTML string sinks anywhere."""
-    sinks = re.compile(r"\.(innerHTML|outerHTML)\s*\+?=(?!=)|insertAdjacentHTML|document\.write|\.srcdoc\s*=|"
-                       r"createContextualFragment|setHTMLUnsafe|parseHTMLUnsafe")
+    sinks = re.compile(
+        r"\.(innerHTML|outerHTML)\s*\+?=(?!=)|insertAdjacentHTML|document\.write|\.srcdoc\s*=|"
+        r"createContextualFragment|setHTMLUnsafe|parseHTMLUnsafe"
+    )
     found = []
     for f in sorted((ROOT / "extension").rglob("*")):
         if f.suffix in (".js", ".mjs", ".html"):

@@ -81,9 +81,13 @@ def test_golden_json(fx: fixturelib.Fixture) -> None:
     want = json.loads(_golden(fx.json_path))
     got = _jsonable(fixturelib.stable(result_of(fx).to_dict()))
     if got != want:
-        diff = {k: (want.get(k), got.get(k)) for k in sorted(set(want) | set(got)) if want.get(k) != got.get(k)}
+        diff = {
+            k: (want.get(k), got.get(k)) for k in sorted(set(want) | set(got)) if want.get(k) != got.get(k)
+        }
         short = {k: tuple(str(v)[:200] for v in pair) for k, pair in diff.items()}
-        pytest.fail(f"output differs from {fx.json_path.name} in {sorted(diff)} (golden, now): {short}\n{REGEN}")
+        pytest.fail(
+            f"output differs from {fx.json_path.name} in {sorted(diff)} (golden, now): {short}\n{REGEN}"
+        )
 
 
 @pytest.mark.parametrize("fx", _params(FIXTURES))
@@ -142,6 +146,7 @@ def test_cli_markdown(fx: fixturelib.Fixture, capsys: pytest.CaptureFixture[str]
 
 # --- targeted output checks (known extractor bugs are xfail strict: remove the mark when fixed) -------------
 
+
 def fixture_result(name: str) -> readwell.Result:
     return result_of(fixturelib.load(fixturelib.FIXTURES / f"{name}.html"))
 
@@ -172,16 +177,20 @@ def test_code_gutter_lines_not_doubled() -> None:
 
 def test_code_block_with_one_blank_line_kept() -> None:
     code = "def a():\n    return 1\n\ndef b():\n    return 2"
-    r = readwell.extract(f'<div id=c><p>{PROSE_1}</p><pre><code class="language-python">{code}</code></pre></div>',
-                         selector="#c")
+    r = readwell.extract(
+        f'<div id=c><p>{PROSE_1}</p><pre><code class="language-python">{code}</code></pre></div>',
+        selector="#c",
+    )
     assert f"```python\n{code}\n```" in r.markdown
     assert code in r.content_html and code in r.text
 
 
 def test_code_block_kept_verbatim() -> None:
     code = "def a():\n    return 1\n\n\ndef b():\n    return 2"
-    r = readwell.extract(f'<div id=c><p>{PROSE_1}</p><pre><code class="language-python">{code}</code></pre></div>',
-                         selector="#c")
+    r = readwell.extract(
+        f'<div id=c><p>{PROSE_1}</p><pre><code class="language-python">{code}</code></pre></div>',
+        selector="#c",
+    )
     for key in ("content_html", "markdown", "text"):
         assert code in getattr(r, key), key
 

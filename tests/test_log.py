@@ -28,8 +28,16 @@ from readwell.parse import parse_html
 from readwell.sanitize import sanitize_tree
 
 FIXTURES = fixturelib.all_fixtures()
-KINDS = {"exact-selector", "partial-pattern", "score", "hidden", "tiny-media", "text-pattern", "structure",
-         "allow-list"}
+KINDS = {
+    "exact-selector",
+    "partial-pattern",
+    "score",
+    "hidden",
+    "tiny-media",
+    "text-pattern",
+    "structure",
+    "allow-list",
+}
 ACTIONS = {"remove", "unwrap", "replace"}
 FIELDS = ("stage", "action", "kind", "rule", "reason", "text", "node_id", "path", "tag")
 STEPS = (*readwell.STAGE_NAMES, "sanitize")
@@ -109,18 +117,24 @@ def unlogged_removals(data: bytes, url: str | None, options: dict[str, Any]) -> 
         nid = el.nid
         if nid in final or nid in container:
             continue
-        step = next((s for s in STEPS if s in t.before and nid in t.before[s] and nid not in t.after[s]), None)
+        step = next(
+            (s for s in STEPS if s in t.before and nid in t.before[s] and nid not in t.after[s]), None
+        )
         if step is None:
-            problems.append(f"{css_path(el)} (id {nid}): not in the output, yet never left the working tree "
-                            f"(left outside the root without a log entry)")
+            problems.append(
+                f"{css_path(el)} (id {nid}): not in the output, yet never left the working tree "
+                f"(left outside the root without a log entry)"
+            )
             continue
         entries = logged.get(step, {})
         if nid in entries:
             continue
         if any(entries.get(a, set()) & {"remove", "replace"} for a in _ancestors(nid, t.before[step])):
             continue
-        problems.append(f"{css_path(el)} (id {nid}, <{el.tag}>): disappeared in {step} without a log entry "
-                        f"for it or a removed ancestor")
+        problems.append(
+            f"{css_path(el)} (id {nid}, <{el.tag}>): disappeared in {step} without a log entry "
+            f"for it or a removed ancestor"
+        )
     return problems
 
 
@@ -146,8 +160,10 @@ def test_checker_catches_a_silent_removal(monkeypatch: pytest.MonkeyPatch) -> No
         victim = next(e for e in root.iter() if e.tag == "p")
         detach(victim)
 
-    stages = tuple(pipeline.Stage(s.name, silent, s.summary) if s.name == "remove_by_pattern" else s
-                   for s in pipeline.STAGES)
+    stages = tuple(
+        pipeline.Stage(s.name, silent, s.summary) if s.name == "remove_by_pattern" else s
+        for s in pipeline.STAGES
+    )
     monkeypatch.setattr(pipeline, "STAGES", stages)
     problems = unlogged_removals(fx.data, fx.url, {"debug": True})
     assert problems and all("remove_by_pattern" in p for p in problems), problems
@@ -166,7 +182,7 @@ def test_traced_log_is_the_public_log(fx: fixturelib.Fixture) -> None:
         assert public == ours
     else:  # not found: the public run may stop before sanitizing
         assert public == ours[: len(public)]
-        assert all(e["stage"] == "sanitize" for e in ours[len(public):])
+        assert all(e["stage"] == "sanitize" for e in ours[len(public) :])
 
 
 @pytest.mark.parametrize("fx", [pytest.param(fx, id=fx.name) for fx in FIXTURES])
@@ -214,7 +230,9 @@ def test_disabled_stage_logs_nothing(stage: str) -> None:
     for fx in FIXTURES:
         if stage == "select_root" and "selector" in fx.options:
             continue
-        if not fx.name.startswith(f"stage-{stage}--") and not any(e.stage == stage for e in baseline(fx).removals):
+        if not fx.name.startswith(f"stage-{stage}--") and not any(
+            e.stage == stage for e in baseline(fx).removals
+        ):
             continue
         options = {**fx.options, "debug": True, "disable": [stage]}
         r = readwell.extract(fx.data, url=fx.url, **options)
@@ -228,10 +246,15 @@ def test_disabled_stage_logs_nothing(stage: str) -> None:
 SILENT_STAGES: dict[str, str] = {}  # stage -> why disabling it changes nothing on its fixtures
 
 
-@pytest.mark.parametrize("stage", [
-    pytest.param(s, marks=[pytest.mark.xfail(strict=True, reason=SILENT_STAGES[s])] if s in SILENT_STAGES else [])
-    for s in readwell.STAGE_NAMES
-])
+@pytest.mark.parametrize(
+    "stage",
+    [
+        pytest.param(
+            s, marks=[pytest.mark.xfail(strict=True, reason=SILENT_STAGES[s])] if s in SILENT_STAGES else []
+        )
+        for s in readwell.STAGE_NAMES
+    ],
+)
 def test_disabling_stage_is_visible(stage: str) -> None:
     own = fixturelib.all_fixtures(f"stage-{stage}")
     assert own, f"no fixtures for {stage}"

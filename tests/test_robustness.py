@@ -29,13 +29,37 @@ ARTICLE_P = "".join(f"<p>Paragraph {i}: {SENTENCE * 2}</p>" for i in range(6))
 
 def misnested(levels: int = 20, seed: int = 7) -> str:
     rng = random.Random(seed)
-    tags = ["b", "i", "div", "p", "span", "a", "em", "table", "td", "li", "ul", "font", "strong", "section",
-            "blockquote", "tr", "h2", "pre", "form", "select"]
+    tags = [
+        "b",
+        "i",
+        "div",
+        "p",
+        "span",
+        "a",
+        "em",
+        "table",
+        "td",
+        "li",
+        "ul",
+        "font",
+        "strong",
+        "section",
+        "blockquote",
+        "tr",
+        "h2",
+        "pre",
+        "form",
+        "select",
+    ]
     opened = [rng.choice(tags) for _ in range(levels)]
     closes = opened[:]
     rng.shuffle(closes)
-    return ("<html><body>" + "".join(f"<{t} class=lvl{i}>{SENTENCE}" for i, t in enumerate(opened))
-            + "".join(f"</{t}>" for t in closes) + "</body></html>")
+    return (
+        "<html><body>"
+        + "".join(f"<{t} class=lvl{i}>{SENTENCE}" for i, t in enumerate(opened))
+        + "".join(f"</{t}>" for t in closes)
+        + "</body></html>"
+    )
 
 
 def random_bytes(n: int, seed: int) -> bytes:
@@ -51,15 +75,21 @@ CASES: dict[str, Callable[[], str | bytes]] = {
     "whitespace-bytes": lambda: b" \n\t\r\x0c ",
     "random-bytes-small": lambda: random_bytes(64, 1),
     "random-bytes": lambda: random_bytes(50_000, 2),
-    "random-bytes-with-html": lambda: random_bytes(5_000, 3) + b"<p>" + SENTENCE.encode() * 20 + random_bytes(5_000, 4),
+    "random-bytes-with-html": lambda: (
+        random_bytes(5_000, 3) + b"<p>" + SENTENCE.encode() * 20 + random_bytes(5_000, 4)
+    ),
     "nul-bytes-only": lambda: b"\x00" * 4096,
-    "nul-in-markup": lambda: "<ht\x00ml><bo\x00dy><article>" + ARTICLE_P.replace("a", "a\x00") + "</article>\x00",
-    "control-chars": lambda: "<p>" + "".join(chr(c) for c in range(32)) * 50 + SENTENCE * 10 + "\x7f\x85\ufffe</p>",
+    "nul-in-markup": lambda: (
+        "<ht\x00ml><bo\x00dy><article>" + ARTICLE_P.replace("a", "a\x00") + "</article>\x00"
+    ),
+    "control-chars": lambda: (
+        "<p>" + "".join(chr(c) for c in range(32)) * 50 + SENTENCE * 10 + "\x7f\x85\ufffe</p>"
+    ),
     "lone-surrogate": lambda: "<p>" + SENTENCE * 5 + "\ud800 \udfff" + SENTENCE * 5 + "</p>",
-    "truncated-mid-tag": lambda: "<html><body><article>" + ARTICLE_P + "<p class=\"x",
+    "truncated-mid-tag": lambda: "<html><body><article>" + ARTICLE_P + '<p class="x',
     "truncated-comment": lambda: "<html><body><article>" + ARTICLE_P + "<!-- never closed <p>more text",
     "truncated-entity": lambda: "<p>" + SENTENCE * 10 + "&#x1F6",
-    "truncated-doctype": lambda: "<!DOCTYPE html PUBLIC \"-//W3C",
+    "truncated-doctype": lambda: '<!DOCTYPE html PUBLIC "-//W3C',
     "truncated-script": lambda: "<html><body><script>var s = '<p>" + SENTENCE,
     "only-end-tags": lambda: "</p></div></body></html></html>" * 100,
     "misnested-20": lambda: misnested(20),
@@ -70,13 +100,18 @@ CASES: dict[str, Callable[[], str | bytes]] = {
     "deep-mixed-unclosed": lambda: "".join(f"<div><span><b><i>{i}" for i in range(300)) + ARTICLE_P,
     "deep-svg": lambda: "<svg>" + "<g>" * 2000 + "<text>hi</text>" + "</g>" * 2000 + "</svg>" + ARTICLE_P,
     "deep-table": lambda: "<table><tr><td>" * 400 + ARTICLE_P,
-    "huge-attribute": lambda: f'<html><body><article><p data-x="{"x" * 1_000_000}" class="{"y" * 1_000_000}">'
-                              f'{SENTENCE * 5}</p>{ARTICLE_P}</article>',
+    "huge-attribute": lambda: (
+        f'<html><body><article><p data-x="{"x" * 1_000_000}" class="{"y" * 1_000_000}">'
+        f"{SENTENCE * 5}</p>{ARTICLE_P}</article>"
+    ),
     "huge-unterminated-attribute": lambda: '<p class="' + "y" * 1_000_000,
     "huge-class-list": lambda: f'<div class="{" ".join(f"c{i}" for i in range(50_000))}">{ARTICLE_P}</div>',
     "many-attributes": lambda: "<p " + " ".join(f"a{i}=v{i}" for i in range(2_000)) + f">{SENTENCE * 10}</p>",
-    "invalid-utf8": lambda: (b"<html><head><meta charset=utf-8></head><body><article><p>caf\xe9 \xff\xfe \xc3\x28 \xed\xa0\x80 "
-                             + SENTENCE.encode() * 10 + b"</p></article></body></html>"),
+    "invalid-utf8": lambda: (
+        b"<html><head><meta charset=utf-8></head><body><article><p>caf\xe9 \xff\xfe \xc3\x28 \xed\xa0\x80 "
+        + SENTENCE.encode() * 10
+        + b"</p></article></body></html>"
+    ),
     "invalid-utf8-no-meta": lambda: b"\xc3\x28\xa0\xa1" + SENTENCE.encode() * 10,
     "unknown-meta-charset": lambda: b"<meta charset=x-no-such-charset><p>" + SENTENCE.encode() * 10,
     "utf16le-no-bom": lambda: ("<p>" + SENTENCE * 10).encode("utf-16-le"),
@@ -85,13 +120,25 @@ CASES: dict[str, Callable[[], str | bytes]] = {
     "frameset": lambda: "<frameset><frame src=a.html><frame src=javascript:alert(1)></frameset>",
     "svg-foreign-object": lambda: f"<svg><foreignObject>{ARTICLE_P}</foreignObject></svg>",
     "math-everywhere": lambda: "<math>" + ARTICLE_P + "</math>",
-    "template-shadow-nested": lambda: ("<div><template shadowrootmode=open>" * 50) + "<slot></slot>" + ARTICLE_P,
-    "streaming-markers": lambda: "<!--$?--><template id=B:0></template><!--/$-->" * 200 + ARTICLE_P
-                                 + "<div hidden id=S:0>" + ARTICLE_P + "</div>",
+    "template-shadow-nested": lambda: (
+        ("<div><template shadowrootmode=open>" * 50) + "<slot></slot>" + ARTICLE_P
+    ),
+    "streaming-markers": lambda: (
+        "<!--$?--><template id=B:0></template><!--/$-->" * 200
+        + ARTICLE_P
+        + "<div hidden id=S:0>"
+        + ARTICLE_P
+        + "</div>"
+    ),
     "plaintext": lambda: "<plaintext>" + ARTICLE_P,
     "binary-with-html-header": lambda: b"<!DOCTYPE html><html><body>" + random_bytes(20_000, 5),
-    "big-page-1mb": lambda: "<html><body><article>" + "".join(
-        f"<p>Paragraph {i}. {SENTENCE * 8}</p>" for i in range(1_000_000 // (len(SENTENCE) * 8 + 30))) + "</article>",
+    "big-page-1mb": lambda: (
+        "<html><body><article>"
+        + "".join(
+            f"<p>Paragraph {i}. {SENTENCE * 8}</p>" for i in range(1_000_000 // (len(SENTENCE) * 8 + 30))
+        )
+        + "</article>"
+    ),
     "big-single-text-1mb": lambda: "<p>" + "word " * 200_000,
     "truncated-fixture": lambda: ARTICLE_BYTES[: len(ARTICLE_BYTES) // 2],
 }
@@ -132,8 +179,18 @@ def test_malformed_input_never_raises(name: str) -> None:
             assert r.found == plain.found  # debug keeps wrappers (evidence), so only the verdict must agree
 
 
-@pytest.mark.parametrize("name", ["deep-div-1500", "misnested-20", "misnested-200", "huge-attribute",
-                                  "invalid-utf8", "big-page-1mb", "nul-in-markup"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "deep-div-1500",
+        "misnested-20",
+        "misnested-200",
+        "huge-attribute",
+        "invalid-utf8",
+        "big-page-1mb",
+        "nul-in-markup",
+    ],
+)
 def test_malformed_input_keeps_the_article(name: str) -> None:
     r = debug_result(name)
     assert r is not None and r.found, f"{name}: the article text did not survive"
@@ -163,11 +220,13 @@ def test_truncated_fixtures(fx: fixturelib.Fixture) -> None:
     for frac in (0.05, 0.3, 0.55, 0.8, 0.97):
         cut = data[: int(len(data) * frac)]
         extract_or_input_error(cut)
-        extract_or_input_error(cut.decode("utf-8", "replace"), **fx.options) if "selector" not in fx.options \
-            else extract_or_input_error(cut.decode("utf-8", "replace"))
+        extract_or_input_error(
+            cut.decode("utf-8", "replace"), **fx.options
+        ) if "selector" not in fx.options else extract_or_input_error(cut.decode("utf-8", "replace"))
 
 
 # --- the CLI on the same inputs -----------------------------------------------------------------------------
+
 
 def write_case(tmp: Path, name: str) -> Path:
     data = CASES[name]()
@@ -198,7 +257,9 @@ def readwell_cmd() -> list[str]:
     return [str(script)] if script.is_file() else [sys.executable, "-m", "readwell.cli"]
 
 
-def run_cli(args: list[str], timeout: float, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+def run_cli(
+    args: list[str], timeout: float, stdin: bytes | None = None
+) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run([*readwell_cmd(), *args], input=stdin, capture_output=True, timeout=timeout)
 
 
@@ -212,7 +273,9 @@ def assert_cli_contract(p: subprocess.CompletedProcess[bytes]) -> None:
         assert json.loads(p.stdout)["found"] is (p.returncode == 0)
 
 
-@pytest.mark.parametrize("name", ["random-bytes", "nul-in-markup", "invalid-utf8", "misnested-20", "lone-surrogate"])
+@pytest.mark.parametrize(
+    "name", ["random-bytes", "nul-in-markup", "invalid-utf8", "misnested-20", "lone-surrogate"]
+)
 def test_cli_subprocess_on_malformed_files(name: str, tmp_path: Path) -> None:
     assert_cli_contract(run_cli(["extract", str(write_case(tmp_path, name))], timeout=60))
 
@@ -229,7 +292,9 @@ def test_cli_100k_deep_div_finishes_quickly(tmp_path: Path) -> None:
 
 def test_cli_20k_attributes_finishes_quickly(tmp_path: Path) -> None:
     p = tmp_path / "attrs.html"
-    p.write_text("<p " + " ".join(f"a{i}=v{i}" for i in range(20_000)) + f">{SENTENCE * 10}</p>", encoding="utf-8")
+    p.write_text(
+        "<p " + " ".join(f"a{i}=v{i}" for i in range(20_000)) + f">{SENTENCE * 10}</p>", encoding="utf-8"
+    )
     assert_cli_contract(run_cli(["extract", str(p)], timeout=2))
 
 
@@ -248,26 +313,136 @@ def test_deep_nesting_in_process_no_recursion_error() -> None:
 
 # --- property test ------------------------------------------------------------------------------------------
 
-TAGS = ["p", "div", "span", "b", "i", "em", "strong", "a", "article", "section", "main", "nav", "aside", "header",
-        "footer", "ul", "ol", "li", "table", "tr", "td", "th", "pre", "code", "h1", "h2", "h3", "img", "br", "hr",
-        "figure", "figcaption", "blockquote", "details", "summary", "sup", "template", "slot", "noscript",
-        "script", "style", "svg", "math", "iframe", "form", "input", "button", "picture", "source", "time",
-        "font", "center", "dl", "dt", "dd", "body", "html", "head", "title", "meta", "base", "select", "option"]
-ATTRS = st.sampled_from([
-    'class="share-bar"', 'class="article-body content"', 'class="sidebar related"', 'id="main"', 'id="comments"',
-    "hidden", 'style="display:none"', 'style="visibility: hidden"', 'aria-hidden="true"', 'role="navigation"',
-    'href="javascript:alert(1)"', 'href="/relative/path"', 'href="#frag"', 'src="data:image/png;base64,AAAA"',
-    'src="x.png" width="1" height="1"', 'data-src="/lazy.jpg"', 'srcset="a.jpg 1x, b.jpg 2x"',
-    'shadowrootmode="open"', 'lang="ar" dir="rtl"', 'onclick="evil()"', 'class="language-python"',
-    'class="admonition note"', 'class="markdown-alert markdown-alert-warning"', 'itemprop="articleBody"',
-    'id="S:0"', 'id="B:0"', 'class="katex"', 'encoding="application/x-tex"', 'name="author" content="X"',
-    'property="og:title" content="T&quot;itle"', 'charset="utf-8"', 'href="vbscript:x"', 'title="a&quot;b"',
-])
-WORDS = st.sampled_from([
-    SENTENCE, "Share this article", "Read more", "Sign up for our newsletter", "© 2024", "  ", "\n", "&amp;",
-    "&lt;script&gt;", "&#0;", "&bogus;", "<", ">", "\"'`", "漢字のテキストです。", "نص عربي، طويل.", "$x^2$",
-    "[link](javascript:x)", "**bold**", "---", "\x00", "\u202e", "😀", "a" * 300,
-])
+TAGS = [
+    "p",
+    "div",
+    "span",
+    "b",
+    "i",
+    "em",
+    "strong",
+    "a",
+    "article",
+    "section",
+    "main",
+    "nav",
+    "aside",
+    "header",
+    "footer",
+    "ul",
+    "ol",
+    "li",
+    "table",
+    "tr",
+    "td",
+    "th",
+    "pre",
+    "code",
+    "h1",
+    "h2",
+    "h3",
+    "img",
+    "br",
+    "hr",
+    "figure",
+    "figcaption",
+    "blockquote",
+    "details",
+    "summary",
+    "sup",
+    "template",
+    "slot",
+    "noscript",
+    "script",
+    "style",
+    "svg",
+    "math",
+    "iframe",
+    "form",
+    "input",
+    "button",
+    "picture",
+    "source",
+    "time",
+    "font",
+    "center",
+    "dl",
+    "dt",
+    "dd",
+    "body",
+    "html",
+    "head",
+    "title",
+    "meta",
+    "base",
+    "select",
+    "option",
+]
+ATTRS = st.sampled_from(
+    [
+        'class="share-bar"',
+        'class="article-body content"',
+        'class="sidebar related"',
+        'id="main"',
+        'id="comments"',
+        "hidden",
+        'style="display:none"',
+        'style="visibility: hidden"',
+        'aria-hidden="true"',
+        'role="navigation"',
+        'href="javascript:alert(1)"',
+        'href="/relative/path"',
+        'href="#frag"',
+        'src="data:image/png;base64,AAAA"',
+        'src="x.png" width="1" height="1"',
+        'data-src="/lazy.jpg"',
+        'srcset="a.jpg 1x, b.jpg 2x"',
+        'shadowrootmode="open"',
+        'lang="ar" dir="rtl"',
+        'onclick="evil()"',
+        'class="language-python"',
+        'class="admonition note"',
+        'class="markdown-alert markdown-alert-warning"',
+        'itemprop="articleBody"',
+        'id="S:0"',
+        'id="B:0"',
+        'class="katex"',
+        'encoding="application/x-tex"',
+        'name="author" content="X"',
+        'property="og:title" content="T&quot;itle"',
+        'charset="utf-8"',
+        'href="vbscript:x"',
+        'title="a&quot;b"',
+    ]
+)
+WORDS = st.sampled_from(
+    [
+        SENTENCE,
+        "Share this article",
+        "Read more",
+        "Sign up for our newsletter",
+        "© 2024",
+        "  ",
+        "\n",
+        "&amp;",
+        "&lt;script&gt;",
+        "&#0;",
+        "&bogus;",
+        "<",
+        ">",
+        "\"'`",
+        "漢字のテキストです。",
+        "نص عربي، طويل.",
+        "$x^2$",
+        "[link](javascript:x)",
+        "**bold**",
+        "---",
+        "\x00",
+        "\u202e",
+        "😀",
+        "a" * 300,
+    ]
+)
 
 
 @st.composite
@@ -286,7 +461,9 @@ def html_pages(draw: st.DrawFn) -> str:
         elif kind == "text":
             parts.append(draw(WORDS) * draw(st.integers(1, 4)))
         elif kind == "comment":
-            parts.append(draw(st.sampled_from(["<!--$?-->", "<!--/$-->", "<!-- c -->", "<!--", "<![CDATA[x]]>"])))
+            parts.append(
+                draw(st.sampled_from(["<!--$?-->", "<!--/$-->", "<!-- c -->", "<!--", "<![CDATA[x]]>"]))
+            )
         else:
             parts.append(draw(st.text(max_size=20)))
     return "".join(parts)
@@ -322,7 +499,9 @@ def test_lone_surrogates_and_controls_never_reach_metadata() -> None:
     """A str page may hold lone surrogates (no decoder produces them) and terminal escapes: the result must
     still encode as UTF-8 JSON, and metadata must carry no control characters."""
     prose = "<p>Some paragraph text with enough words, commas, and clauses to count as prose.</p>" * 5
-    page = f"<html><head><title>Bad \ud800 title \x1b[2J\x7f here</title></head><body><article>{prose}</article>"
+    page = (
+        f"<html><head><title>Bad \ud800 title \x1b[2J\x7f here</title></head><body><article>{prose}</article>"
+    )
     r = readwell.extract(page)
     json.dumps(r.to_dict(), ensure_ascii=False).encode("utf-8")
     assert r.title is not None and "\x1b" not in r.title and "\x7f" not in r.title and "\ud800" not in r.title

@@ -31,11 +31,31 @@ SECURITY_FIXTURES = fixturelib.all_fixtures("security")
 
 def test_corpus_covers_every_vector_class() -> None:
     classes = {p.cls for p in S.PAYLOADS}
-    assert classes == {"url", "handler", "style", "element", "foreign", "mutation", "markdown", "control",
-                       "metadata"}
+    assert classes == {
+        "url",
+        "handler",
+        "style",
+        "element",
+        "foreign",
+        "mutation",
+        "markdown",
+        "control",
+        "metadata",
+    }
     attrs = " ".join(S.URL_CONTEXTS.values())
-    for a in ("href=", "src=", "srcset=", "poster=", "cite=", "action=", "formaction=", "xlink:href=", "data=",
-              "background=", "ping="):
+    for a in (
+        "href=",
+        "src=",
+        "srcset=",
+        "poster=",
+        "cite=",
+        "action=",
+        "formaction=",
+        "xlink:href=",
+        "data=",
+        "background=",
+        "ping=",
+    ):
         assert a in attrs, f"no URL context for {a}"
 
 
@@ -61,34 +81,47 @@ def test_url_context_in_article(context: str) -> None:
     """One article per URL-bearing attribute holding every scheme variant (``u-<context>-<variant>`` ids),
     each between sentences of its own so that the removal stages keep them."""
     by_id = {p.id: p for p in S.PAYLOADS}
-    parts = [f"<p>Variant {v} reads as follows in ordinary words.</p>{by_id[f'u-{context}-{v}'].html}"
-             for v in S.URL_VARIANTS]
+    parts = [
+        f"<p>Variant {v} reads as follows in ordinary words.</p>{by_id[f'u-{context}-{v}'].html}"
+        for v in S.URL_VARIANTS
+    ]
     result = S.check_all(S.article_page(body="\n".join(parts)), front_matter_check=False)
     assert S.KEEP_LEAD in result.text and S.KEEP_TAIL in result.text
 
 
 @pytest.mark.parametrize("payload", [p for p in S.PAYLOADS if p.cls != "url"], ids=lambda p: p.id)
 def test_payload_in_article(payload: S.Payload) -> None:
-    result = S.check_all(S.payload_page(payload), allowed_markers=S.visible_markers(payload),
-                         front_matter_check=payload.cls in ("metadata", "control"))
+    result = S.check_all(
+        S.payload_page(payload),
+        allowed_markers=S.visible_markers(payload),
+        front_matter_check=payload.cls in ("metadata", "control"),
+    )
     assert result.found
     if payload.keep:
-        assert S.KEEP_LEAD in result.text and S.KEEP_TAIL in result.text, "the text around the payload was lost"
+        assert S.KEEP_LEAD in result.text and S.KEEP_TAIL in result.text, (
+            "the text around the payload was lost"
+        )
     if payload.where == "head" and payload.visible and payload.id != "meta-control":
         # the hostile value was taken, as a plain string, not dropped on the way
         values = [result.title, result.byline, result.excerpt, result.site_name]
         assert any(v and ("<" in v or '"' in v) for v in values), "the hostile metadata was not used"
 
 
-MARKDOWN_SENSITIVE = [p for p in S.PAYLOADS if p.cls in ("markdown", "url") and
-                      ("entity" in p.id or p.cls == "markdown")]
+MARKDOWN_SENSITIVE = [
+    p for p in S.PAYLOADS if p.cls in ("markdown", "url") and ("entity" in p.id or p.cls == "markdown")
+]
 
 
 @pytest.mark.parametrize("payload", MARKDOWN_SENSITIVE, ids=lambda p: p.id)
 def test_payload_without_page_url(payload: S.Payload) -> None:
     """Without a page URL relative targets stay relative: an entity-like ``&#58;`` is then the whole attack."""
-    S.check_all(S.payload_page(payload), url=None, allowed_markers=S.visible_markers(payload), deep=False,
-                front_matter_check=False)
+    S.check_all(
+        S.payload_page(payload),
+        url=None,
+        allowed_markers=S.visible_markers(payload),
+        deep=False,
+        front_matter_check=False,
+    )
 
 
 # --- the security fixtures ------------------------------------------------------------------------------------
@@ -137,26 +170,46 @@ def test_markdown_target_keeps_entities_literal(url: str) -> None:
 
 
 def test_markdown_tex_cannot_open_html_or_links() -> None:
-    page = S.article_page(body='<p>Inline <span data-tex="a&lt;b [x](javascript:alert(1)) \\sqrt[3]{y} c&gt;d">'
-                               'm</span> and more.</p>')
+    page = S.article_page(
+        body='<p>Inline <span data-tex="a&lt;b [x](javascript:alert(1)) \\sqrt[3]{y} c&gt;d">'
+        "m</span> and more.</p>"
+    )
     md = readwell.extract(page, url=S.PAGE_URL).markdown
     assert "$a\\lt b [x] (javascript:alert(1)) \\sqrt[3]{y} c\\gt d$" in md
     S.check_markdown(md, None)
 
 
 def test_callout_kind_is_a_word() -> None:
-    page = S.article_page(body='<blockquote data-callout="Warning](javascript:alert(1))"><p>Mind the step when '
-                               'you enter the shed in the dark.</p></blockquote>')
+    page = S.article_page(
+        body='<blockquote data-callout="Warning](javascript:alert(1))"><p>Mind the step when '
+        "you enter the shed in the dark.</p></blockquote>"
+    )
     md = readwell.extract(page, url=S.PAGE_URL).markdown
     assert "Mind the step" in md and "javascript" not in md.lower()
     S.check_markdown(md, None)
-    page = S.article_page(body='<blockquote data-callout="Warning"><p>Mind the step when you enter the shed in the '
-                               'dark.</p></blockquote>')
+    page = S.article_page(
+        body='<blockquote data-callout="Warning"><p>Mind the step when you enter the shed in the '
+        "dark.</p></blockquote>"
+    )
     assert "> [!WARNING]\n> Mind the step" in readwell.extract(page, url=S.PAGE_URL).markdown
 
 
-@pytest.mark.parametrize("value", ["a\x7fb", "c\x80d", "e\x9bf", "g\ufffeh", "i\uffffj", "k\ud800l", "m\x85n",
-                                   "o\u2028p", "q\x1br", "\n---\nx: 1", "\ufeffs"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "a\x7fb",
+        "c\x80d",
+        "e\x9bf",
+        "g\ufffeh",
+        "i\uffffj",
+        "k\ud800l",
+        "m\x85n",
+        "o\u2028p",
+        "q\x1br",
+        "\n---\nx: 1",
+        "\ufeffs",
+    ],
+)
 def test_front_matter_is_valid_yaml_for_any_string(value: str) -> None:
     yaml = pytest.importorskip("yaml")
     block = front_matter({"title": value})
@@ -180,19 +233,32 @@ def test_serializer_keeps_blank_lines_in_pre_and_attributes() -> None:
 
 
 def test_control_characters_never_reach_outputs() -> None:
-    page = S.article_page(body="<p>Bell \x07 escape \x1b[2J c1 \x9b and &#x1b;]0;t&#x7; end of line.</p>"
-                               '<pre><code>x\x1b[0m y</code></pre><img src="https://example.org/a.png" alt="a\x1bb">')
+    page = S.article_page(
+        body="<p>Bell \x07 escape \x1b[2J c1 \x9b and &#x1b;]0;t&#x7; end of line.</p>"
+        '<pre><code>x\x1b[0m y</code></pre><img src="https://example.org/a.png" alt="a\x1bb">'
+    )
     r = readwell.extract(page, url=S.PAGE_URL)
     for out in (r.content_html, r.markdown, r.text):
         assert not S.CONTROL.search(out)
     assert "Bell escape [2J c1 and ]0;t end of line." in r.text
 
 
-@pytest.mark.parametrize("url,ok", [
-    ("https://example.org/", True), ("mailto:a@example.org", True), ("/rel", True), ("//example.org/x", True),
-    ("javascript:alert(1)", False), (" \x01java\tscript:alert(1)", False), ("JAVASCRIPT:x", False),
-    ("vbscript:x", False), ("data:text/html,x", False), ("file:///etc/passwd", False), ("\u2000javascript:x", False),
-])
+@pytest.mark.parametrize(
+    "url,ok",
+    [
+        ("https://example.org/", True),
+        ("mailto:a@example.org", True),
+        ("/rel", True),
+        ("//example.org/x", True),
+        ("javascript:alert(1)", False),
+        (" \x01java\tscript:alert(1)", False),
+        ("JAVASCRIPT:x", False),
+        ("vbscript:x", False),
+        ("data:text/html,x", False),
+        ("file:///etc/passwd", False),
+        ("\u2000javascript:x", False),
+    ],
+)
 def test_scheme_check_matches_browser(url: str, ok: bool) -> None:
     """``is_safe_url`` agrees with the independent ``browser_scheme`` (or is stricter: a browser reads
     ``\\u2000javascript:x`` as a relative URL, we refuse it)."""
@@ -222,10 +288,13 @@ def test_bleach_linear_walker_matches_stock() -> None:
     """``sanitize._LinearWalker`` (linear in the number of siblings) gives bleach's stock result."""
     from readwell import sanitize
 
-    pages = [fx.data for fx in SECURITY_FIXTURES] + [S.article_page(body="\n".join(
-        p.html for p in S.PAYLOADS if p.where == "body" and p.cls != "url"))]
+    pages = [fx.data for fx in SECURITY_FIXTURES] + [
+        S.article_page(body="\n".join(p.html for p in S.PAYLOADS if p.where == "body" and p.cls != "url"))
+    ]
     htmls = [readwell.extract(p, url=S.PAGE_URL).content_html for p in pages]
-    htmls.append("<div>" + "<p>a <b>b <i>c</i></b> d</p>" * 300 + "</div><ul>" + "<li>x</li>" * 50 + "</ul>tail")
+    htmls.append(
+        "<div>" + "<p>a <b>b <i>c</i></b> d</p>" * 300 + "</div><ul>" + "<li>x</li>" * 50 + "</ul>tail"
+    )
     stock = bleach_final.__globals__["_StockWalker"]
     for html in htmls:
         fast = sanitize.bleach_final(html)

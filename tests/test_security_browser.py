@@ -34,8 +34,15 @@ import securitylib as S  # noqa: E402
 pytestmark = pytest.mark.browser
 
 CHROMIUM = os.environ.get("READWELL_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
 # Every link, button and summary is clicked one at a time (``el.click()`` runs the element's activation
 # behaviour: following a link, submitting a form, toggling details), with a pause after each so that a queued
 # javascript: navigation runs before the next click could cancel it. Then events are dispatched on every
@@ -135,8 +142,10 @@ def browser() -> Iterator[Any]:
 
 
 def _reader_page(content_html: str) -> str:
-    return ('<!DOCTYPE html><html><head><meta charset="utf-8"><title>Reader view</title></head><body>'
-            f"<main>{content_html}</main></body></html>")
+    return (
+        '<!DOCTYPE html><html><head><meta charset="utf-8"><title>Reader view</title></head><body>'
+        f"<main>{content_html}</main></body></html>"
+    )
 
 
 def _markdown_page(markdown: str) -> str:
@@ -205,9 +214,11 @@ def traps(browser: Any, server: _Server) -> Iterator[_Traps]:
 
 def test_trap_works(traps: _Traps, server: _Server) -> None:
     """The harness catches what it should: an unsanitized payload page fires every kind of trap."""
-    raw = ("<!DOCTYPE html><body><img src=x onerror=\"alert('xss-raw')\"><a href=\"https://example.org/1\">1</a>"
-           "<a href=\"javascript:window.__pwned=1\">a</a><a href=\"https://example.org/2\">2</a>"
-           f"<iframe src=\"https://{S.TRAP_HOST}/frame\"></iframe></body>")
+    raw = (
+        '<!DOCTYPE html><body><img src=x onerror="alert(\'xss-raw\')"><a href="https://example.org/1">1</a>'
+        '<a href="javascript:window.__pwned=1">a</a><a href="https://example.org/2">2</a>'
+        f'<iframe src="https://{S.TRAP_HOST}/frame"></iframe></body>'
+    )
     fired = traps.run(server.add("/raw", raw))
     assert any(f.startswith("dialog") for f in fired), fired
     assert any(f.startswith("window.__pwned") for f in fired), fired
@@ -215,9 +226,11 @@ def test_trap_works(traps: _Traps, server: _Server) -> None:
 
 
 def _pages(server: _Server, name: str, result: Any) -> list[str]:
-    return [server.add(f"/{name}/reader", _reader_page(result.content_html)),
-            server.add(f"/{name}/saved", S.saved_page(result)),
-            server.add(f"/{name}/markdown", _markdown_page(result.markdown))]
+    return [
+        server.add(f"/{name}/reader", _reader_page(result.content_html)),
+        server.add(f"/{name}/saved", S.saved_page(result)),
+        server.add(f"/{name}/markdown", _markdown_page(result.markdown)),
+    ]
 
 
 @pytest.mark.parametrize("fx", SECURITY_FIXTURES, ids=lambda f: f.name)
@@ -230,8 +243,11 @@ def test_fixture_outputs_fire_nothing(traps: _Traps, server: _Server, fx: fixtur
 
 def test_corpus_outputs_fire_nothing(traps: _Traps, server: _Server) -> None:
     """Every body payload of the corpus in one article (the URL product in one block per context)."""
-    parts = [f"<p>Sample {p.id} follows in plain words.</p>{p.html}" for p in S.PAYLOADS
-             if p.where == "body" and p.keep]
+    parts = [
+        f"<p>Sample {p.id} follows in plain words.</p>{p.html}"
+        for p in S.PAYLOADS
+        if p.where == "body" and p.keep
+    ]
     page = S.article_page(body="\n".join(parts))
     result = readwell.extract(page, url=S.PAGE_URL)
     assert result.found and S.KEEP_TAIL in result.text
@@ -239,6 +255,10 @@ def test_corpus_outputs_fire_nothing(traps: _Traps, server: _Server) -> None:
     no_url = readwell.extract(page)
     head = "\n".join(p.html for p in S.PAYLOADS if p.where == "head")
     meta = readwell.extract(S.article_page(head=head, title=None), url=S.PAGE_URL)
-    urls = _pages(server, "corpus", result) + _pages(server, "corpus-no-url", no_url) + _pages(server, "meta", meta)
+    urls = (
+        _pages(server, "corpus", result)
+        + _pages(server, "corpus-no-url", no_url)
+        + _pages(server, "meta", meta)
+    )
     for url in urls:
         assert traps.run(url) == [], url

@@ -34,8 +34,13 @@ def check(page: str | bytes, url: str | None, full: bool = True) -> None:
         pass
 
 
-@settings(derandomize=True, max_examples=MAX_EXAMPLES, deadline=None, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    derandomize=True,
+    max_examples=MAX_EXAMPLES,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
 @given(case=fuzz_strategy())
 def test_fuzz_outputs_stay_safe(case: tuple[str | bytes, str | None]) -> None:
     page, url = case

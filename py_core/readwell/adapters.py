@@ -76,7 +76,9 @@ def from_snapshot(snap: dict[str, Any]) -> Document:
             cap = cap if cap is not None else parent
         if depth < MAX_DEPTH or tag in CAP_BLOCKS:  # same depth cap as the html5lib builder (parity)
             attrs = node.get("a") or {}
-            el = Element(tag, {str(k): str(v) for k, v in attrs.items()}, _NS.get(node.get("ns", "html"), HTML_NS))
+            el = Element(
+                tag, {str(k): str(v) for k, v in attrs.items()}, _NS.get(node.get("ns", "html"), HTML_NS)
+            )
             el.nid = int(node.get("id", 0))
             top = max(top, el.nid)
             lay = node.get("l")

@@ -52,7 +52,9 @@ def prf(counts: list[tuple[float, float, float]]) -> dict[str, float]:
     return {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0}
 
 
-def score(truth: dict[str, str], preds: dict[str, str | None], n_boot: int = 1000, seed: int = 0) -> dict[str, Any]:
+def score(
+    truth: dict[str, str], preds: dict[str, str | None], n_boot: int = 1000, seed: int = 0
+) -> dict[str, Any]:
     keys = sorted(truth)
     counts = [page_counts(truth[k], preds.get(k)) for k in keys]
     m: dict[str, Any] = prf(counts)
@@ -105,8 +107,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worst", type=int, default=0, help="list the N pages with the lowest page F1")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (timings are per page either way)")
     ap.add_argument("--only", nargs="*", help="only these page ids (prefixes)")
-    ap.add_argument("--peers", action="store_true",
-                    help="compare page by page with the benchmark's published peer outputs")
+    ap.add_argument(
+        "--peers",
+        action="store_true",
+        help="compare page by page with the benchmark's published peer outputs",
+    )
     a = ap.parse_args(argv)
     data = a.data or default_data_dir()
     if data is None or not (data / "ground-truth.json").is_file():
@@ -139,10 +144,14 @@ def main(argv: list[str] | None = None) -> int:
     m = score(truth, preds)
     times.sort()
     p95 = times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))] if times else 0.0
-    print(f"F1 {m['f1']:.3f} ± {m['f1_std']:.3f}  precision {m['precision']:.3f} ± {m['precision_std']:.3f}  "
-          f"recall {m['recall']:.3f} ± {m['recall_std']:.3f}  pages {len(truth)}  "
-          f"missing {sum(1 for k in truth if k not in preds)}")
-    print(f"ms/page median {statistics.median(times) if times else 0:.1f}  p95 {p95:.1f}  max {times[-1] if times else 0:.1f}")
+    print(
+        f"F1 {m['f1']:.3f} ± {m['f1_std']:.3f}  precision {m['precision']:.3f} ± {m['precision_std']:.3f}  "
+        f"recall {m['recall']:.3f} ± {m['recall_std']:.3f}  pages {len(truth)}  "
+        f"missing {sum(1 for k in truth if k not in preds)}"
+    )
+    print(
+        f"ms/page median {statistics.median(times) if times else 0:.1f}  p95 {p95:.1f}  max {times[-1] if times else 0:.1f}"
+    )
     if a.worst:
         for k, c in sorted(m["per_page"].items(), key=lambda kv: page_f1(kv[1]))[: a.worst]:
             print(f"  {k}  page-F1 {page_f1(c):.3f}  tp {c[0]:.2f} fp {c[1]:.2f} fn {c[2]:.2f}")
@@ -163,11 +172,16 @@ def compare_peers(data: Path, truth: dict[str, str], ours: dict[str, tuple[float
             f1 = page_f1(page_counts(truth[k], text))
             if f1 > best.get(k, (-1.0, ""))[0]:
                 best[k] = (f1, tool)
-    worse = sorted(((best[k][0] - page_f1(ours[k]), k) for k in truth if best[k][0] - page_f1(ours[k]) > 0.05), reverse=True)
+    worse = sorted(
+        ((best[k][0] - page_f1(ours[k]), k) for k in truth if best[k][0] - page_f1(ours[k]) > 0.05),
+        reverse=True,
+    )
     print(f"pages where the best peer is ahead by > 0.05 page-F1: {len(worse)} of {len(truth)}")
     for _gap, k in worse:
         tp, fp, fn = ours[k]
-        print(f"  {k[:12]}  ours {page_f1(ours[k]):.3f} (fp {fp:.2f} fn {fn:.2f})  best {best[k][0]:.3f} {best[k][1]}")
+        print(
+            f"  {k[:12]}  ours {page_f1(ours[k]):.3f} (fp {fp:.2f} fn {fn:.2f})  best {best[k][0]:.3f} {best[k][1]}"
+        )
 
 
 if __name__ == "__main__":

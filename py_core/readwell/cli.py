@@ -34,7 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--format", choices=("json", "markdown", "html", "text"), default="json")
     e.add_argument("--selector", help="CSS selector of the content root (bypasses detection)")
     e.add_argument("--debug", action="store_true", help="include the removal log and per-stage timings")
-    e.add_argument("--disable", action="append", default=[], metavar="STAGE", help="skip a stage (repeatable)")
+    e.add_argument(
+        "--disable", action="append", default=[], metavar="STAGE", help="skip a stage (repeatable)"
+    )
     e.add_argument("--front-matter", action="store_true", help="YAML front matter before the Markdown")
     e.add_argument("-o", "--output", help="write to FILE instead of stdout")
     sub.add_parser("stages", help="list the pipeline stages in order")
@@ -68,8 +70,10 @@ def render(result_dict: dict[str, Any], fmt: str) -> str:
 
 
 def cmd_extract(a: argparse.Namespace) -> int:
-    opts = make_options(a.url, {"selector": a.selector, "disable": a.disable, "debug": a.debug,
-                                "front_matter": a.front_matter})
+    opts = make_options(
+        a.url,
+        {"selector": a.selector, "disable": a.disable, "debug": a.debug, "front_matter": a.front_matter},
+    )
     doc, url = load_source(a.source, a.url)
     opts.url = url
     result = extract_document(doc, opts)

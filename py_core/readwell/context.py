@@ -104,7 +104,9 @@ class Context:
     meta: dict[str, Any] = field(default_factory=dict)  # facts stages share (e.g. JSON-LD articleBody)
     origin: Document | None = None  # the untouched input: log paths point into it
     _origin_paths: dict[int, Element] | None = None
-    _path_cache: dict[int, dict[int, tuple[int, int]]] = field(default_factory=dict)  # the origin never changes
+    _path_cache: dict[int, dict[int, tuple[int, int]]] = field(
+        default_factory=dict
+    )  # the origin never changes
 
     def path_of(self, el: Element) -> str:
         """CSS path of ``el`` in the *original* document (sibling positions change as stages remove)."""

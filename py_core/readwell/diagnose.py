@@ -38,8 +38,11 @@ def why_missing(doc: Document, opts: Options, text: str) -> dict[str, Any]:
     if not needle:
         return {"status": "empty-query", "text": text}
     if needle not in _norm(doc.root.text()):
-        return {"status": "not-in-page", "text": text,
-                "message": "the text is not in the parsed page (it may be added by scripts, or spelled differently)"}
+        return {
+            "status": "not-in-page",
+            "text": text,
+            "message": "the text is not in the parsed page (it may be added by scripts, or spelled differently)",
+        }
     result = extract_document(doc, opts)
     if needle in _norm(result.text):
         return {"status": "present", "text": text, "message": "the text is in the extracted article"}
@@ -58,17 +61,25 @@ def why_missing(doc: Document, opts: Options, text: str) -> dict[str, Any]:
     if state["answer"] is None and ctx is not None:
         root = ctx.root or ctx.doc.body
         if needle not in _norm(root.text()):
-            state["answer"] = {"status": "removed", "stage": "select_root", "entry": None,
-                               "message": "not inside the chosen content root"}
+            state["answer"] = {
+                "status": "removed",
+                "stage": "select_root",
+                "entry": None,
+                "message": "not inside the chosen content root",
+            }
         else:
             chain = _holder_chain(root, needle)
             sanitize_tree(ctx, root)
             if needle not in _norm(root.text()):
                 state["answer"] = _blame(ctx, "sanitize", chain)
             else:
-                state["answer"] = {"status": "removed", "stage": "render", "entry": None,
-                                   "message": "present after sanitizing but not in the rendered text "
-                                              "(no article was found, or it was below the minimum length)"}
+                state["answer"] = {
+                    "status": "removed",
+                    "stage": "render",
+                    "entry": None,
+                    "message": "present after sanitizing but not in the rendered text "
+                    "(no article was found, or it was below the minimum length)",
+                }
     answer = state["answer"]
     answer["text"] = text
     answer["found"] = result.found
@@ -81,10 +92,18 @@ def _blame(ctx: Context, stage: str, chain: list[int]) -> dict[str, Any]:
         # the outermost removal on the chain is what took the text away
         order = {nid: i for i, nid in enumerate(chain)}
         e = max(entries, key=lambda x: order.get(x.node_id, -1))
-        return {"status": "removed", "stage": stage, "entry": e.to_dict(),
-                "message": f"removed by stage {stage}: {e.kind} rule {e.rule!r} ({e.reason})"}
-    return {"status": "removed", "stage": stage, "entry": None,
-            "message": f"lost during stage {stage} (no single log entry on the text's element chain)"}
+        return {
+            "status": "removed",
+            "stage": stage,
+            "entry": e.to_dict(),
+            "message": f"removed by stage {stage}: {e.kind} rule {e.rule!r} ({e.reason})",
+        }
+    return {
+        "status": "removed",
+        "stage": stage,
+        "entry": None,
+        "message": f"lost during stage {stage} (no single log entry on the text's element chain)",
+    }
 
 
 def describe(answer: dict[str, Any]) -> str:

@@ -30,9 +30,7 @@ CAP_BLOCKS = frozenset(
     "figcaption".split()
 )
 
-VOID = frozenset(
-    "area base br col embed hr img input link meta param source track wbr".split()
-)
+VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 
 
 class Node:

@@ -26,12 +26,33 @@ from .render_markdown import front_matter, to_markdown, to_text
 from .sanitize import bleach_final, sanitize_tree
 from .textstats import text_units, word_count
 
-OPTION_NAMES = frozenset({"selector", "disable", "front_matter", "debug", "min_article_chars", "char_threshold"})
+OPTION_NAMES = frozenset(
+    {"selector", "disable", "front_matter", "debug", "min_article_chars", "char_threshold"}
+)
 WORDS_PER_MINUTE = 230
 
-JSON_KEYS = ("found", "readerable", "title", "byline", "published", "modified", "site_name", "lang", "dir",
-             "excerpt", "lead_image", "url", "canonical_url", "favicon", "word_count", "reading_minutes",
-             "content_html", "markdown", "text", "root")
+JSON_KEYS = (
+    "found",
+    "readerable",
+    "title",
+    "byline",
+    "published",
+    "modified",
+    "site_name",
+    "lang",
+    "dir",
+    "excerpt",
+    "lead_image",
+    "url",
+    "canonical_url",
+    "favicon",
+    "word_count",
+    "reading_minutes",
+    "content_html",
+    "markdown",
+    "text",
+    "root",
+)
 
 
 @dataclass
@@ -81,10 +102,15 @@ def make_options(url: str | None, options: dict[str, Any]) -> Options:
     bad = [d for d in disable if d not in STAGE_NAMES]
     if bad:
         raise InputError(f"unknown stage(s): {', '.join(bad)}; stages are: {', '.join(STAGE_NAMES)}")
-    return Options(url=url, selector=options.get("selector"), disable=tuple(disable),
-                   front_matter=bool(options.get("front_matter")), debug=bool(options.get("debug")),
-                   min_article_chars=int(options.get("min_article_chars", 120)),
-                   char_threshold=int(options.get("char_threshold", 500)))
+    return Options(
+        url=url,
+        selector=options.get("selector"),
+        disable=tuple(disable),
+        front_matter=bool(options.get("front_matter")),
+        debug=bool(options.get("debug")),
+        min_article_chars=int(options.get("min_article_chars", 120)),
+        char_threshold=int(options.get("char_threshold", 500)),
+    )
 
 
 def load_document(source: Any) -> Document:
@@ -103,7 +129,9 @@ def load_document(source: Any) -> Document:
         return adapters.from_lxml(source)
     if adapters.is_bs4(source):
         return adapters.from_bs4(source)
-    raise InputError(f"cannot extract from a {type(source).__name__}: pass HTML text, bytes, a path or a parsed document")
+    raise InputError(
+        f"cannot extract from a {type(source).__name__}: pass HTML text, bytes, a path or a parsed document"
+    )
 
 
 def extract(source: Any, url: str | None = None, **options: Any) -> Result:
@@ -134,11 +162,17 @@ async def aextract_url(url: str, **options: Any) -> Result:
     """``extract_url`` for servers: the fetch and the extraction run in worker threads."""
     body, encoding, final = await asyncio.to_thread(fetch, url)
     opts = make_options(final, options)
-    return await asyncio.to_thread(extract_document, await asyncio.to_thread(parse_html, body, encoding), opts)
+    return await asyncio.to_thread(
+        extract_document, await asyncio.to_thread(parse_html, body, encoding), opts
+    )
 
 
-def run_pipeline(doc: Document, opts: Options, stop_after: str | None = None,
-                 after_stage: Callable[[Context, str], None] | None = None) -> Context:
+def run_pipeline(
+    doc: Document,
+    opts: Options,
+    stop_after: str | None = None,
+    after_stage: Callable[[Context, str], None] | None = None,
+) -> Context:
     """Copy the document, seed shared facts, run the stages; the original is untouched."""
     ctx = Context(doc.copy(), opts, origin=doc)
     head = metadata.head_metadata(doc, opts.url)
@@ -171,8 +205,9 @@ def extract_document(doc: Document, opts: Options) -> Result:
         found = text_units(text) >= opts.min_article_chars or (words > 0 and opts.selector is not None)
     else:
         t_san = time.perf_counter()
-    md_full = metadata.complete_metadata(head, doc, original_root, work_root if found else None,
-                                         ctx.meta.get("base_url") or opts.url)
+    md_full = metadata.complete_metadata(
+        head, doc, original_root, work_root if found else None, ctx.meta.get("base_url") or opts.url
+    )
     if original_root is not None:
         d = metadata.root_dir(original_root)
         if d:
@@ -181,13 +216,29 @@ def extract_document(doc: Document, opts: Options) -> Result:
         html = md = text = ""
         words = 0
     if found and opts.front_matter:
-        md = front_matter({"title": md_full["title"], "url": md_full["canonical_url"] or opts.url,
-                           "author": md_full["byline"], "published": md_full["published"],
-                           "site": md_full["site_name"]}) + md
+        md = (
+            front_matter(
+                {
+                    "title": md_full["title"],
+                    "url": md_full["canonical_url"] or opts.url,
+                    "author": md_full["byline"],
+                    "published": md_full["published"],
+                    "site": md_full["site_name"],
+                }
+            )
+            + md
+        )
     t_end = time.perf_counter()
     timings = dict(ctx.timings)
-    timings.update({"readerable": _ms(t0, t_read), "pipeline": _ms(t_read, t_pipe),
-                    "sanitize": _ms(t_pipe, t_san), "render": _ms(t_san, t_end), "total": _ms(t0, t_end)})
+    timings.update(
+        {
+            "readerable": _ms(t0, t_read),
+            "pipeline": _ms(t_read, t_pipe),
+            "sanitize": _ms(t_pipe, t_san),
+            "render": _ms(t_san, t_end),
+            "total": _ms(t0, t_end),
+        }
+    )
     return Result(
         found=found,
         readerable=ready,
@@ -236,4 +287,3 @@ def stages() -> list[str]:
 def is_probably_readerable(source: Any) -> Readerable:
     """Cheap verdict without the full extraction (no copy, no stages, no rendering)."""
     return readerable_of(load_document(source))
-

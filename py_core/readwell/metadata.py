@@ -147,8 +147,7 @@ def meta_map(doc: Document) -> dict[str, str]:
 
 
 # --- dates -----------------------------------------------------------------------------------------------
-_MONTHS = {m: i for i, m in enumerate(
-    "jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
+_MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
 
 
 def normalize_date(value: str) -> str | None:
@@ -156,7 +155,9 @@ def normalize_date(value: str) -> str | None:
     v = normalize_space(value)
     if not v or len(v) > 80:
         return None
-    m = re.match(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?", v)
+    m = re.match(
+        r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?", v
+    )
     if m:
         y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
         if not (1 <= mo <= 12 and 1 <= d <= 31 and 1900 <= y <= 2200):
@@ -254,7 +255,17 @@ def _near_root(el: Element, root: Element | None) -> bool:
     for a in ancestors_of_el:
         if a.tag in ("article", "li", "aside", "nav", "footer") and root not in set(a.iter()):
             return False
-        if tokens_of(a.get("class") + " " + a.id) & {"related", "card", "teaser", "recirc", "sidebar", "promo", "more", "recommended", "trending"}:
+        if tokens_of(a.get("class") + " " + a.id) & {
+            "related",
+            "card",
+            "teaser",
+            "recirc",
+            "sidebar",
+            "promo",
+            "more",
+            "recommended",
+            "trending",
+        }:
             return False
     # Must share a near ancestor with the root (same header/container), within 3 levels of the root.
     root_anc = [root, *list(root.ancestors())[:3]]
@@ -297,8 +308,9 @@ def clean_byline(text: str) -> str | None:
         t = m.group(2)
     t = re.split(r"\s+[|•·]\s+|\s+(?:on|updated|published)\s+(?=\w+\s+\d)", t, maxsplit=1)[0]
     parts = [p.strip() for p in t.split(",")]
-    while len(parts) > 1 and (normalize_date(parts[-1]) or normalize_date(", ".join(parts[-2:]))
-                              or re.search(r"\d", parts[-1])):
+    while len(parts) > 1 and (
+        normalize_date(parts[-1]) or normalize_date(", ".join(parts[-2:])) or re.search(r"\d", parts[-1])
+    ):
         parts.pop()  # "…, 5 March 2024" / "…, March 5, 2024" / "…, 10:00"
     t = ", ".join(parts).strip(" ,;:-–—|")
     return t or None
@@ -330,19 +342,38 @@ def head_metadata(doc: Document, url: str | None) -> dict[str, Any]:
     ld = jsonld_article(doc) or {}
     base = base_url(doc, url)
 
-    site = (meta.get("og:site_name") or _publisher(ld) or meta.get("application-name")
-            or meta.get("twitter:site", "").lstrip("@") or None)
+    site = (
+        meta.get("og:site_name")
+        or _publisher(ld)
+        or meta.get("application-name")
+        or meta.get("twitter:site", "").lstrip("@")
+        or None
+    )
     h1s = [normalize_space(h.text()) for h in doc.body.iter() if h.tag == "h1"][:5]
     title_el = next((e for e in doc.head.iter() if e.tag == "title"), None)
     doc_title = normalize_space(title_el.text()) if title_el is not None else ""
-    title_raw = (_str(ld.get("headline")) or meta.get("og:title") or meta.get("twitter:title")
-                 or meta.get("dc.title") or doc_title or (h1s[0] if h1s else ""))
+    title_raw = (
+        _str(ld.get("headline"))
+        or meta.get("og:title")
+        or meta.get("twitter:title")
+        or meta.get("dc.title")
+        or doc_title
+        or (h1s[0] if h1s else "")
+    )
     title = clean_title(title_raw, site, h1s) if title_raw else None
 
     authors = _names(ld.get("author")) or _names(ld.get("creator"))
     byline = ", ".join(authors) if authors else None
     if not byline:
-        for k in ("author", "article:author", "dc.creator", "parsely-author", "sailthru.author", "byl", "twitter:creator"):
+        for k in (
+            "author",
+            "article:author",
+            "dc.creator",
+            "parsely-author",
+            "sailthru.author",
+            "byl",
+            "twitter:creator",
+        ):
             v = meta.get(k)
             if v and not re.match(r"^https?://", v):
                 byline = clean_byline(v.lstrip("@")) if k != "twitter:creator" else None
@@ -358,23 +389,55 @@ def head_metadata(doc: Document, url: str | None) -> dict[str, Any]:
                     return d
         return None
 
-    published = date_from("datePublished", "article:published_time", "og:published_time", "published_time",
-                          "date", "pubdate", "publish-date", "dc.date", "dc.date.issued", "sailthru.date",
-                          "parsely-pub-date", "citation_publication_date", "dateCreated")
-    modified = date_from("dateModified", "article:modified_time", "og:updated_time", "modified_time", "last-modified")
+    published = date_from(
+        "datePublished",
+        "article:published_time",
+        "og:published_time",
+        "published_time",
+        "date",
+        "pubdate",
+        "publish-date",
+        "dc.date",
+        "dc.date.issued",
+        "sailthru.date",
+        "parsely-pub-date",
+        "citation_publication_date",
+        "dateCreated",
+    )
+    modified = date_from(
+        "dateModified", "article:modified_time", "og:updated_time", "modified_time", "last-modified"
+    )
 
     html = doc.html
-    lang = (html.get("lang") or html.get("xml:lang") or _str(ld.get("inLanguage")) or meta.get("content-language")
-            or meta.get("og:locale", "").replace("_", "-") or None)
+    lang = (
+        html.get("lang")
+        or html.get("xml:lang")
+        or _str(ld.get("inLanguage"))
+        or meta.get("content-language")
+        or meta.get("og:locale", "").replace("_", "-")
+        or None
+    )
     lang = normalize_space(lang)[:35] if lang else None
     direction = html.get("dir").lower() or doc.body.get("dir").lower()
     if direction not in ("rtl", "ltr"):
         direction = "rtl" if lang and lang.split("-")[0].lower() in RTL_LANGS else "ltr"
 
-    excerpt = (meta.get("description") or meta.get("og:description") or meta.get("twitter:description")
-               or _str(ld.get("description")) or None)
-    image = meta.get("og:image") or meta.get("og:image:url") or meta.get("og:image:secure_url") or _image_url(ld.get("image")) \
-        or meta.get("twitter:image") or meta.get("twitter:image:src") or ""
+    excerpt = (
+        meta.get("description")
+        or meta.get("og:description")
+        or meta.get("twitter:description")
+        or _str(ld.get("description"))
+        or None
+    )
+    image = (
+        meta.get("og:image")
+        or meta.get("og:image:url")
+        or meta.get("og:image:secure_url")
+        or _image_url(ld.get("image"))
+        or meta.get("twitter:image")
+        or meta.get("twitter:image:src")
+        or ""
+    )
     lead_image = _abs_http(base, image)
 
     canonical = None
@@ -427,15 +490,17 @@ def _abs_http(base: str | None, url: str) -> str | None:
     return full if scheme_of(full) in ("http", "https") and is_safe_url(full) else None
 
 
-def complete_metadata(md: dict[str, Any], doc: Document, root: Element | None, content_root: Element | None,
-                      base: str | None) -> dict[str, Any]:
+def complete_metadata(
+    md: dict[str, Any], doc: Document, root: Element | None, content_root: Element | None, base: str | None
+) -> dict[str, Any]:
     """Fill what the head lacked from the body, near the root; excerpt and lead image from the article."""
     md = _complete(dict(md), doc, root, content_root, base)
     return {k: strip_controls(v) if isinstance(v, str) else v for k, v in md.items()}
 
 
-def _complete(md: dict[str, Any], doc: Document, root: Element | None, content_root: Element | None,
-              base: str | None) -> dict[str, Any]:
+def _complete(
+    md: dict[str, Any], doc: Document, root: Element | None, content_root: Element | None, base: str | None
+) -> dict[str, Any]:
     if not md.get("byline"):
         md["byline"] = body_byline(doc, root)
     if not md.get("published") or not md.get("modified"):
@@ -448,7 +513,9 @@ def _complete(md: dict[str, Any], doc: Document, root: Element | None, content_r
             md["title"] = normalize_space(h.text()) or None
     if content_root is not None:
         if not md.get("excerpt"):
-            p = next((e for e in content_root.iter() if e.tag == "p" and len(normalize_space(e.text())) > 40), None)
+            p = next(
+                (e for e in content_root.iter() if e.tag == "p" and len(normalize_space(e.text())) > 40), None
+            )
             if p is not None:
                 t = normalize_space(p.text())
                 md["excerpt"] = t if len(t) <= 200 else t[:197].rsplit(" ", 1)[0] + "…"
@@ -460,7 +527,7 @@ def _complete(md: dict[str, Any], doc: Document, root: Element | None, content_r
 
 
 def root_dir(root: Element | None) -> str | None:
-    for e in ([root, *root.ancestors()] if root is not None else []):
+    for e in [root, *root.ancestors()] if root is not None else []:
         d = e.get("dir").lower()
         if d in ("rtl", "ltr"):
             return d

@@ -95,8 +95,11 @@ def limit_markup(data: str | bytes) -> str | bytes:
             if len(found) > MAX_TAG_ATTRS:
                 out.append(data[pos : m.start()])
                 joiner = b"" if is_bytes else ""
-                out.append((b"<%s%s>" % (m.group(2), joiner.join(found[:MAX_TAG_ATTRS]))) if is_bytes
-                           else f"<{m.group(2)}{joiner.join(found[:MAX_TAG_ATTRS])}>")
+                out.append(
+                    (b"<%s%s>" % (m.group(2), joiner.join(found[:MAX_TAG_ATTRS])))
+                    if is_bytes
+                    else f"<{m.group(2)}{joiner.join(found[:MAX_TAG_ATTRS])}>"
+                )
                 pos = m.end()
                 changed = True
         if name in _FLAT_TAGS or (attrs.rstrip().endswith(b"/" if is_bytes else "/")):
@@ -227,7 +230,9 @@ def sniff_declared_encoding(content_type: str | None) -> str | None:
     return m.group(1) if m else None
 
 
-def fetch(url: str, timeout: float = FETCH_TIMEOUT, max_bytes: int = MAX_FETCH_BYTES) -> tuple[bytes, str | None, str]:
+def fetch(
+    url: str, timeout: float = FETCH_TIMEOUT, max_bytes: int = MAX_FETCH_BYTES
+) -> tuple[bytes, str | None, str]:
     """Fetch a URL (only when the user asked for it): returns (body, declared encoding, final URL)."""
     if not re.match(r"^https?://", url, re.I):
         raise InputError(f"only http(s) URLs can be fetched: {url!r}")
@@ -240,7 +245,12 @@ def fetch(url: str, timeout: float = FETCH_TIMEOUT, max_bytes: int = MAX_FETCH_B
             return body, sniff_declared_encoding(resp.headers.get("Content-Type")), resp.geturl()
     except InputError:
         raise
-    except (urllib.error.URLError, OSError, ValueError, RuntimeError) as exc:  # RuntimeError: Pyodide has no sockets
+    except (
+        urllib.error.URLError,
+        OSError,
+        ValueError,
+        RuntimeError,
+    ) as exc:  # RuntimeError: Pyodide has no sockets
         raise InputError(f"cannot fetch {url}: {getattr(exc, 'reason', exc)}") from None
 
 

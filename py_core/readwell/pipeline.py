@@ -55,8 +55,9 @@ def stage_names() -> list[str]:
     return list(STAGE_NAMES)
 
 
-def run_stages(ctx: Context, stop_after: str | None = None,
-               after_stage: Callable[[Context, str], None] | None = None) -> None:
+def run_stages(
+    ctx: Context, stop_after: str | None = None, after_stage: Callable[[Context, str], None] | None = None
+) -> None:
     """Run the enabled stages in order, timing each (ms).
 
     ``stop_after`` ends early; ``after_stage`` is called after each stage (why-missing checks the text there).

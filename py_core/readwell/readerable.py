@@ -62,6 +62,12 @@ def readerable_of(doc: Document, threshold: float = THRESHOLD) -> Readerable:
 def _is_text_block(el: Element) -> bool:
     """A block whose own content is inline (text, links, emphasis), not further blocks."""
     if el.tag in ("p", "pre", "blockquote", "dd", "li"):
-        return not any(isinstance(c, Element) and c.tag in ("p", "div", "ul", "ol", "table", "section") for c in el.children)
+        return not any(
+            isinstance(c, Element) and c.tag in ("p", "div", "ul", "ol", "table", "section")
+            for c in el.children
+        )
     has_text = any(isinstance(c, Text) and c.data.strip() for c in el.children)
-    return has_text and not any(isinstance(c, Element) and c.tag in BLOCKS | {"ul", "ol", "table", "h1", "h2", "h3"} for c in el.children)
+    return has_text and not any(
+        isinstance(c, Element) and c.tag in BLOCKS | {"ul", "ol", "table", "h1", "h2", "h3"}
+        for c in el.children
+    )

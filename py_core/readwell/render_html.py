@@ -35,8 +35,15 @@ def escape_text(s: str) -> str:
 
 
 def escape_attr(s: str) -> str:
-    return (strip_controls(s).replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace("'", "&#x27;").replace("`", "&#x60;"))
+    return (
+        strip_controls(s)
+        .replace("&", "&amp;")
+        .replace('"', "&quot;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("'", "&#x27;")
+        .replace("`", "&#x60;")
+    )
 
 
 def serialize(el: Element, include_self: bool = True) -> str:

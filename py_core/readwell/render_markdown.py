@@ -40,8 +40,17 @@ def esc(s: str) -> str:
 
 def esc_url(u: str) -> str:
     u = re.sub(r"[\x00-\x20\x7f]", lambda m: f"%{ord(m.group()):02X}", u.strip())
-    for ch, rep in (("(", "%28"), (")", "%29"), ("<", "%3C"), (">", "%3E"), ("\\", "%5C"), ('"', "%22"),
-                    ("[", "%5B"), ("]", "%5D"), ("`", "%60")):
+    for ch, rep in (
+        ("(", "%28"),
+        (")", "%29"),
+        ("<", "%3C"),
+        (">", "%3E"),
+        ("\\", "%5C"),
+        ('"', "%22"),
+        ("[", "%5B"),
+        ("]", "%5D"),
+        ("`", "%60"),
+    ):
         u = u.replace(ch, rep)
     # A literal "&#58;" in a relative target is harmless in HTML but CommonMark decodes it: "javascript&#58;x"
     # would become a javascript: link. A backslash keeps the "&" literal and the URL unchanged.
@@ -72,7 +81,9 @@ _CALLOUT_KIND = re.compile(r"^[A-Za-z]{1,20}$")
 
 
 def _has_block(el: Element) -> bool:
-    return any(isinstance(c, Element) and (c.tag in BLOCK or c.get("data-display") == "block") for c in el.children)
+    return any(
+        isinstance(c, Element) and (c.tag in BLOCK or c.get("data-display") == "block") for c in el.children
+    )
 
 
 class _MD:
@@ -157,8 +168,12 @@ class _MD:
                 run.clear()
 
         for c in el.children:
-            if isinstance(c, Text) or (isinstance(c, Element) and c.tag not in BLOCK and c.get("data-display") != "block"
-                                       and not _wraps_blocks(c)):
+            if isinstance(c, Text) or (
+                isinstance(c, Element)
+                and c.tag not in BLOCK
+                and c.get("data-display") != "block"
+                and not _wraps_blocks(c)
+            ):
                 run.append(c)
                 continue
             assert isinstance(c, Element)
@@ -177,7 +192,11 @@ class _MD:
             text = _tidy_inline(_join_inline(self.inline(c) for c in el.children))
             if not text:
                 return []
-            return [text.replace("\n", " ")] if self.plain else ["#" * int(tag[1]) + " " + text.replace("\\\n", " ")]
+            return (
+                [text.replace("\n", " ")]
+                if self.plain
+                else ["#" * int(tag[1]) + " " + text.replace("\\\n", " ")]
+            )
         if tag == "hr":
             return [] if self.plain else ["---"]
         if tag == "pre":
@@ -227,7 +246,13 @@ class _MD:
                     if cap:
                         out.append(cap if self.plain else f"*{cap}*" if not cap.startswith("*") else cap)
                 elif isinstance(c, Element):
-                    out.extend(self.block(c) if c.tag in BLOCK else [_tidy_inline(self.inline(c))] if self.inline(c).strip() else [])
+                    out.extend(
+                        self.block(c)
+                        if c.tag in BLOCK
+                        else [_tidy_inline(self.inline(c))]
+                        if self.inline(c).strip()
+                        else []
+                    )
                 elif c.data.strip():
                     out.append(esc(c.data.strip()) if not self.plain else c.data.strip())
             return [b for b in out if b]
@@ -289,7 +314,11 @@ class _MD:
                 continue
             texts = []
             for c in cells:
-                t = " ".join(self.blocks(c)) if _has_block(c) else _tidy_inline(_join_inline(self.inline(x) for x in c.children))
+                t = (
+                    " ".join(self.blocks(c))
+                    if _has_block(c)
+                    else _tidy_inline(_join_inline(self.inline(x) for x in c.children))
+                )
                 t = t.replace("\n", " ").replace("\\\n", " ")
                 texts.append(t.strip())
                 span = c.get("colspan")
@@ -332,7 +361,7 @@ def _wrap(inner: str, mark: str) -> str:
     if not s:
         return inner
     lead = inner[: len(inner) - len(inner.lstrip())]
-    trail = inner[len(inner.rstrip()):]
+    trail = inner[len(inner.rstrip()) :]
     return f"{lead}{mark}{s}{mark}{trail}"
 
 
@@ -375,14 +404,22 @@ def _escape_line_starts(text: str) -> str:
 
 
 def to_markdown(root: Element) -> str:
-    blocks = _MD().blocks(root) if root.tag not in BLOCK or root.tag in ("div", "article", "section", "main", "body") else _MD().block(root)
+    blocks = (
+        _MD().blocks(root)
+        if root.tag not in BLOCK or root.tag in ("div", "article", "section", "main", "body")
+        else _MD().block(root)
+    )
     # strip_controls: the sanitizer already did; this keeps terminal escapes out even of an unsanitized tree
     return strip_controls("\n\n".join(b for b in blocks if b.strip()).strip() + "\n") if blocks else ""
 
 
 def to_text(root: Element) -> str:
     md = _MD(plain=True)
-    blocks = md.blocks(root) if root.tag in ("div", "article", "section", "main", "body") or root.tag not in BLOCK else md.block(root)
+    blocks = (
+        md.blocks(root)
+        if root.tag in ("div", "article", "section", "main", "body") or root.tag not in BLOCK
+        else md.block(root)
+    )
     return strip_controls("\n\n".join(b.strip() for b in blocks if b.strip()))
 
 

@@ -31,8 +31,21 @@ UNLIKELY_TOKENS = frozenset(
     rodape cabecalho fusszeile kopfzeile kommentare comentarios commentaires reacties werbung anzeige
     publicidad publicidade publicite relacionados verwandte similaires""".split()
 )
-COMMENT_TOKENS = frozenset({"comment", "comments", "commentlist", "disqus", "replies", "respond", "discussion",
-                            "kommentare", "comentarios", "commentaires", "reacties"})
+COMMENT_TOKENS = frozenset(
+    {
+        "comment",
+        "comments",
+        "commentlist",
+        "disqus",
+        "replies",
+        "respond",
+        "discussion",
+        "kommentare",
+        "comentarios",
+        "commentaires",
+        "reacties",
+    }
+)
 MAYBE_TOKENS = frozenset("and article body column content main shadow story post entry".split())
 
 UNLIKELY_ROLES = frozenset(
@@ -63,14 +76,79 @@ EXACT_SELECTORS: tuple[tuple[str, str], ...] = (
 # Partial class/id token patterns. guard: "always" removes; "unless-prose" keeps blocks that read like prose
 # (several sentences, low link density), because the same words name real sections ("Related work").
 PARTIAL_PATTERNS: tuple[tuple[frozenset[str], str, str], ...] = (
-    (frozenset({"share", "sharing", "sharebar", "shares", "social", "socials", "sharetools"}), "unless-prose", "share/social bar"),
-    (frozenset({"newsletter", "subscribe", "subscription", "signup", "optin"}), "unless-prose", "newsletter or subscription ask"),
-    (frozenset({"comments", "comment", "disqus", "replies", "respond", "commentlist", "kommentare", "comentarios",
-                "commentaires", "reacties"}), "unless-prose-section", "comments section"),
-    (frozenset({"related", "recirc", "recommended", "recommendations", "trending", "outbrain", "taboola", "morestories", "readnext"}), "unless-prose", "related or recommended stories"),
-    (frozenset({"ad", "ads", "advert", "advertisement", "adslot", "adunit", "sponsor", "sponsored", "dfp", "gpt",
-                "werbung", "anzeige", "publicidad", "publicidade", "publicite"}), "always", "advertisement"),
-    (frozenset({"promo", "promotion", "promoted", "teaser", "upsell", "paywall", "cta"}), "unless-prose", "promotion or teaser"),
+    (
+        frozenset({"share", "sharing", "sharebar", "shares", "social", "socials", "sharetools"}),
+        "unless-prose",
+        "share/social bar",
+    ),
+    (
+        frozenset({"newsletter", "subscribe", "subscription", "signup", "optin"}),
+        "unless-prose",
+        "newsletter or subscription ask",
+    ),
+    (
+        frozenset(
+            {
+                "comments",
+                "comment",
+                "disqus",
+                "replies",
+                "respond",
+                "commentlist",
+                "kommentare",
+                "comentarios",
+                "commentaires",
+                "reacties",
+            }
+        ),
+        "unless-prose-section",
+        "comments section",
+    ),
+    (
+        frozenset(
+            {
+                "related",
+                "recirc",
+                "recommended",
+                "recommendations",
+                "trending",
+                "outbrain",
+                "taboola",
+                "morestories",
+                "readnext",
+            }
+        ),
+        "unless-prose",
+        "related or recommended stories",
+    ),
+    (
+        frozenset(
+            {
+                "ad",
+                "ads",
+                "advert",
+                "advertisement",
+                "adslot",
+                "adunit",
+                "sponsor",
+                "sponsored",
+                "dfp",
+                "gpt",
+                "werbung",
+                "anzeige",
+                "publicidad",
+                "publicidade",
+                "publicite",
+            }
+        ),
+        "always",
+        "advertisement",
+    ),
+    (
+        frozenset({"promo", "promotion", "promoted", "teaser", "upsell", "paywall", "cta"}),
+        "unless-prose",
+        "promotion or teaser",
+    ),
     (frozenset({"cookie", "cookies", "consent", "gdpr"}), "always", "cookie or consent banner"),
     (frozenset({"popup", "modal", "overlay", "lightbox"}), "unless-prose", "pop-up or modal"),
     (frozenset({"breadcrumb", "breadcrumbs", "pagination", "pager"}), "always", "navigation aid"),
@@ -89,37 +167,82 @@ PARTIAL_PATTERNS: tuple[tuple[frozenset[str], str, str], ...] = (
 BOILERPLATE_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(p, re.I), reason)
     for p, reason in (
-        (r"^(share|teilen|partager|compartir)( this| the)?( article| story| post| page)?( on| via)?\b.{0,80}$", "share prompt"),
-        (r"^(sign up|subscribe|register|join)\b.{0,40}\b(newsletter|updates|inbox|mailing list|free)\b.{0,200}$", "newsletter ask"),
-        (r"^(get|receive)\b.{0,60}\b(newsletter|delivered to your inbox|in your inbox)\b.{0,160}$", "newsletter ask"),
-        (r"^(read more|more from|related|see also|recommended|you may also like|you might also like|most read|popular)\b.{0,120}$", "read-more or related prompt"),
+        (
+            r"^(share|teilen|partager|compartir)( this| the)?( article| story| post| page)?( on| via)?\b.{0,80}$",
+            "share prompt",
+        ),
+        (
+            r"^(sign up|subscribe|register|join)\b.{0,40}\b(newsletter|updates|inbox|mailing list|free)\b.{0,200}$",
+            "newsletter ask",
+        ),
+        (
+            r"^(get|receive)\b.{0,60}\b(newsletter|delivered to your inbox|in your inbox)\b.{0,160}$",
+            "newsletter ask",
+        ),
+        (
+            r"^(read more|more from|related|see also|recommended|you may also like|you might also like|most read|popular)\b.{0,120}$",
+            "read-more or related prompt",
+        ),
         (r"^(click|tap) here to (subscribe|sign up|read more|continue)\b.{0,120}$", "call to action"),
         (r"^follow us( on)?\b.{0,120}$", "social follow prompt"),
         (r"^(all rights reserved|copyright\b|©).{0,200}$", "copyright line"),
         (r"^.{0,120}\ball rights reserved\.?$", "copyright line"),
-        (r"^(advertisement|advert|anzeige|publicidad|publicité|sponsored( content)?|story continues below( advertisement)?|ad)$", "advertisement label"),
-        (r"^(see more|don'?t miss|also on [\w.]+|also read|read also|more on this|related stories|watch|listen)\s*[:»›]?\s*.{0,160}$", "related-story prompt"),
+        (
+            r"^(advertisement|advert|anzeige|publicidad|publicité|sponsored( content)?|story continues below( advertisement)?|ad)$",
+            "advertisement label",
+        ),
+        (
+            r"^(see more|don'?t miss|also on [\w.]+|also read|read also|more on this|related stories|watch|listen)\s*[:»›]?\s*.{0,160}$",
+            "related-story prompt",
+        ),
         (r"^like this (story|article|post)\?.{0,80}$", "share prompt"),
-        (r"^\(?(leggi anche|lesen sie auch|mehr zum thema|lire aussi|à lire aussi|leia também|veja também|"
-         r"lea también|vea también|lees ook|czytaj też|читайте также)\b.{0,200}$", "read-more prompt"),
-        (r"^(have a (news )?tip|write to|reach the (reporter|writer|author)s?|contact the (reporter|writer|author))\b.{0,200}$",
-         "author contact line"),
-        (r"^follow (us|@?[\w.]+|the [\w\s.]{1,40}?)( on| at)? (facebook|twitter|instagram|linkedin|youtube|tiktok|x)\b.{0,160}$",
-         "social follow prompt"),
+        (
+            r"^\(?(leggi anche|lesen sie auch|mehr zum thema|lire aussi|à lire aussi|leia também|veja também|"
+            r"lea también|vea también|lees ook|czytaj też|читайте также)\b.{0,200}$",
+            "read-more prompt",
+        ),
+        (
+            r"^(have a (news )?tip|write to|reach the (reporter|writer|author)s?|contact the (reporter|writer|author))\b.{0,200}$",
+            "author contact line",
+        ),
+        (
+            r"^follow (us|@?[\w.]+|the [\w\s.]{1,40}?)( on| at)? (facebook|twitter|instagram|linkedin|youtube|tiktok|x)\b.{0,160}$",
+            "social follow prompt",
+        ),
         (r"^(subscribe to|join) (our|the)\b.{0,200}$", "subscription ask"),
         (r"^(citation|disclaimer)\s*:.{0,400}$", "citation or disclaimer boilerplate"),
-        (r"^this (document|article|material|story|content) (is subject to copyright|may not be (re)?published)\b.{0,300}$",
-         "copyright notice"),
-        (r"^(leave a (comment|reply)|comments?|\d+ comments?|add a comment|post a comment)$", "comment prompt"),
-        (r"^(skip to (main )?content|back to top|print( this)?( article| page)?|email( this)?( article)?)$", "page tool"),
+        (
+            r"^this (document|article|material|story|content) (is subject to copyright|may not be (re)?published)\b.{0,300}$",
+            "copyright notice",
+        ),
+        (
+            r"^(leave a (comment|reply)|comments?|\d+ comments?|add a comment|post a comment)$",
+            "comment prompt",
+        ),
+        (
+            r"^(skip to (main )?content|back to top|print( this)?( article| page)?|email( this)?( article)?)$",
+            "page tool",
+        ),
         (r"^(loading|loading\.\.\.|loading…)$", "loading placeholder"),
-        (r"^(caption|close|hide caption|toggle caption|expand|enlarge|enlarge this image|show more|show less|"
-         r"view (the )?(gallery|slideshow|comments)|open gallery|play video|watch video|next|previous|prev|"
-         r"continue reading|more|see more|tags?|topics?|filed under|share|tweet|pin|email|print)\s*[:»›>]?$", "interface label"),
-        (r"^\(?((photo|image|picture|foto|photograph|illustration|video|graphic)s?( credit)?|credit|source)\s*[:：|]\s*.{1,80}$", "media credit line"),
+        (
+            r"^(caption|close|hide caption|toggle caption|expand|enlarge|enlarge this image|show more|show less|"
+            r"view (the )?(gallery|slideshow|comments)|open gallery|play video|watch video|next|previous|prev|"
+            r"continue reading|more|see more|tags?|topics?|filed under|share|tweet|pin|email|print)\s*[:»›>]?$",
+            "interface label",
+        ),
+        (
+            r"^\(?((photo|image|picture|foto|photograph|illustration|video|graphic)s?( credit)?|credit|source)\s*[:：|]\s*.{1,80}$",
+            "media credit line",
+        ),
         (r"^(image|photo|slide|picture|foto)?\s*\d{1,3}\s*(of|/|de|von|sur)\s*\d{1,3}$", "gallery counter"),
-        (r"^(posted|published|updated|last updated|modified|first published)( on| at)?\b(?=.*\d).{0,60}$", "date line"),
-        (r"^(this (article|story|post) (was|is) (originally )?(published|updated)|updated|published)\b.{0,60}$", "date line"),
+        (
+            r"^(posted|published|updated|last updated|modified|first published)( on| at)?\b(?=.*\d).{0,60}$",
+            "date line",
+        ),
+        (
+            r"^(this (article|story|post) (was|is) (originally )?(published|updated)|updated|published)\b.{0,60}$",
+            "date line",
+        ),
     )
 )
 MAX_PATTERN_BLOCK = 420  # characters: longer blocks are prose, never boilerplate by pattern
@@ -133,12 +256,43 @@ PROMO_TEXT = re.compile(
 )
 
 # --- callouts --------------------------------------------------------------------------------------------
-CALLOUT_TYPES = ("note", "tip", "important", "warning", "caution", "info", "danger", "success", "question",
-                 "example", "quote", "abstract", "todo", "bug", "failure", "hint", "attention", "error")
-CALLOUT_ALIASES = {"info": "note", "hint": "tip", "attention": "warning", "danger": "caution",
-                   "error": "caution", "failure": "caution", "bug": "caution", "success": "tip",
-                   "question": "note", "example": "note", "quote": "note", "abstract": "note",
-                   "todo": "note", "secondary": "note", "primary": "note"}
+CALLOUT_TYPES = (
+    "note",
+    "tip",
+    "important",
+    "warning",
+    "caution",
+    "info",
+    "danger",
+    "success",
+    "question",
+    "example",
+    "quote",
+    "abstract",
+    "todo",
+    "bug",
+    "failure",
+    "hint",
+    "attention",
+    "error",
+)
+CALLOUT_ALIASES = {
+    "info": "note",
+    "hint": "tip",
+    "attention": "warning",
+    "danger": "caution",
+    "error": "caution",
+    "failure": "caution",
+    "bug": "caution",
+    "success": "tip",
+    "question": "note",
+    "example": "note",
+    "quote": "note",
+    "abstract": "note",
+    "todo": "note",
+    "secondary": "note",
+    "primary": "note",
+}
 
 # --- byline / dates -------------------------------------------------------------------------------------
 BYLINE_TOKENS = frozenset({"byline", "author", "authors", "writer", "contributor", "by", "dateline"})

@@ -31,8 +31,19 @@ DROP_TAGS = frozenset(
     select textarea option optgroup svg math canvas dialog head title noembed noframes xmp plaintext param
     portal fencedframe audio video track map area""".split()
 )
-GLOBAL_ATTRS = frozenset({"lang", "dir", "title", "data-callout", "data-footnote", "data-footnote-ref",
-                          "data-footnotes", "data-tex", "data-display"})
+GLOBAL_ATTRS = frozenset(
+    {
+        "lang",
+        "dir",
+        "title",
+        "data-callout",
+        "data-footnote",
+        "data-footnote-ref",
+        "data-footnotes",
+        "data-tex",
+        "data-display",
+    }
+)
 TAG_ATTRS: dict[str, frozenset[str]] = {
     "a": frozenset({"href"}),
     "img": frozenset({"src", "srcset", "alt", "width", "height"}),
@@ -51,8 +62,27 @@ TAG_ATTRS: dict[str, frozenset[str]] = {
     "colgroup": frozenset({"span"}),
     "details": frozenset({"open"}),
 }
-URL_ATTRS = frozenset({"href", "src", "cite", "poster", "action", "formaction", "xlink:href", "data", "background",
-                       "ping", "longdesc", "manifest", "codebase", "usemap", "lowsrc", "dynsrc", "icon"})
+URL_ATTRS = frozenset(
+    {
+        "href",
+        "src",
+        "cite",
+        "poster",
+        "action",
+        "formaction",
+        "xlink:href",
+        "data",
+        "background",
+        "ping",
+        "longdesc",
+        "manifest",
+        "codebase",
+        "usemap",
+        "lowsrc",
+        "dynsrc",
+        "icon",
+    }
+)
 _LANG_CLASS = re.compile(r"^language-[a-z0-9+#.-]{1,30}$")
 _NUMERIC = re.compile(r"^\d{1,5}%?$")
 _TOKEN = re.compile(r"^[\w\s.,:;#+()/'-]{0,200}$")
@@ -128,8 +158,12 @@ def sanitize_tree(ctx: Context, root: Element) -> Element:
             unwraps.append(el)
         stack.extend(c for c in el.children if isinstance(c, Element))
     for el in drops:
-        ctx.remove(el, ALLOWLIST, el.tag if el.ns == HTML_NS else f"{el.ns}:{el.tag}",
-                   "not allowed in output (executable, loads resources, interactive or foreign content)")
+        ctx.remove(
+            el,
+            ALLOWLIST,
+            el.tag if el.ns == HTML_NS else f"{el.ns}:{el.tag}",
+            "not allowed in output (executable, loads resources, interactive or foreign content)",
+        )
     for el in reversed(unwraps):
         if el.parent is not None:
             ctx.unwrap(el, ALLOWLIST, el.tag, "element not on the output allow-list; content kept")
@@ -145,7 +179,9 @@ def sanitize_tree(ctx: Context, root: Element) -> Element:
             node.data = strip_controls(node.data)
     if root.tag not in ALLOWED_TAGS:
         root.tag = "div"
-    root.attrs = {k: v for k, v in root.attrs.items() if k in ("lang", "dir") and clean_attr("div", k, v) is not None}
+    root.attrs = {
+        k: v for k, v in root.attrs.items() if k in ("lang", "dir") and clean_attr("div", k, v) is not None
+    }
     ctx.stage = ""
     return root
 

@@ -107,6 +107,8 @@ def led_by_link(el: Element) -> bool:
     that happens to contain a link."""
     for n in el.iter_nodes():
         if isinstance(n, Text) and n.data.strip() or isinstance(n, Element) and n.tag in ("img", "picture"):
-            return any(a.tag == "a" and a.get("href") and not a.get("href").startswith("#")
-                       for a in ([n] if isinstance(n, Element) else []) + list(n.ancestors()))
+            return any(
+                a.tag == "a" and a.get("href") and not a.get("href").startswith("#")
+                for a in ([n] if isinstance(n, Element) else []) + list(n.ancestors())
+            )
     return False

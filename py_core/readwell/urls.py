@@ -12,7 +12,9 @@ from urllib.parse import urljoin, urlsplit
 
 from .dom import Document
 
-_CTRL = re.compile(r"[\x00-\x20\x7f-\x9f\u00a0\u1680\u180e\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff]+")
+_CTRL = re.compile(
+    r"[\x00-\x20\x7f-\x9f\u00a0\u1680\u180e\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff]+"
+)
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 _ASCII_WS = " \t\n\r\x0c"

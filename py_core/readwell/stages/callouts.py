@@ -13,8 +13,17 @@ from ..rules import CALLOUT_ALIASES, CALLOUT_TYPES, tokens_of
 from .normalize_structures import PROTECT
 
 GFM_TYPES = ("note", "tip", "important", "warning", "caution")
-TITLE_TOKENS = frozenset({"markdownalerttitle", "admonitiontitle", "callouttitle", "admonitionheading", "alerttitle",
-                          "title", "heading"})  # tokens_of joins parts: "admonition-title" → "admonitiontitle"
+TITLE_TOKENS = frozenset(
+    {
+        "markdownalerttitle",
+        "admonitiontitle",
+        "callouttitle",
+        "admonitionheading",
+        "alerttitle",
+        "title",
+        "heading",
+    }
+)  # tokens_of joins parts: "admonition-title" → "admonitiontitle"
 
 
 def callout_type(el: Element) -> str | None:
@@ -60,6 +69,10 @@ def run(ctx: Context) -> None:
         ctx.replace(el, bq, STRUCTURE, "callout", f"callout normalized to [!{kind.upper()}]")
         for c in list(el.children):
             bq.append(c)
-        for t in [e for e in bq.iter(include_self=False) if tokens_of(e.get("class")) & TITLE_TOKENS or e.tag == "summary"]:
+        for t in [
+            e
+            for e in bq.iter(include_self=False)
+            if tokens_of(e.get("class")) & TITLE_TOKENS or e.tag == "summary"
+        ]:
             if t.parent is not None and len(normalize_space(t.text())) < 60:
                 ctx.remove(t, STRUCTURE, "callout-title", "callout title replaced by its type marker")

@@ -27,7 +27,9 @@ def run(ctx: Context) -> None:
         if not _is_shadow_template(tpl):
             if tpl.id.startswith("B:") or tpl.id.startswith("P:"):
                 continue  # streaming placeholder: resolve_deferred fills it
-            ctx.remove(tpl, STRUCTURE, "template:not([shadowrootmode])", "inert <template> content is never rendered")
+            ctx.remove(
+                tpl, STRUCTURE, "template:not([shadowrootmode])", "inert <template> content is never rendered"
+            )
             continue
         _attach(ctx, host, tpl)
 
@@ -58,9 +60,13 @@ def _attach(ctx: Context, host: Element, tpl: Element) -> None:
         if id(c) in assigned or c.parent is not host:
             continue
         if isinstance(c, Element):
-            ctx.remove(c, STRUCTURE, "unassigned-light-child", "host child not assigned to any slot is not rendered")
+            ctx.remove(
+                c, STRUCTURE, "unassigned-light-child", "host child not assigned to any slot is not rendered"
+            )
         elif c.data.strip():
-            ctx.remove(c, STRUCTURE, "unassigned-light-child", "host text not assigned to any slot is not rendered")
+            ctx.remove(
+                c, STRUCTURE, "unassigned-light-child", "host text not assigned to any slot is not rendered"
+            )
         else:
             host.children.remove(c)
             c.parent = None

@@ -14,11 +14,44 @@ from ..dom import Element, Text, normalize_space
 from ..rules import tokens_of
 from ..textstats import BLOCK_TAGS
 
-MEDIA = frozenset({"img", "picture", "video", "audio", "svg", "math", "iframe", "source", "br", "hr", "td", "th",
-                   "col", "colgroup", "tr", "wbr"})
+MEDIA = frozenset(
+    {
+        "img",
+        "picture",
+        "video",
+        "audio",
+        "svg",
+        "math",
+        "iframe",
+        "source",
+        "br",
+        "hr",
+        "td",
+        "th",
+        "col",
+        "colgroup",
+        "tr",
+        "wbr",
+    }
+)
 KEEP_EMPTY = MEDIA | {"td", "th", "tr", "thead", "tbody", "tfoot", "table", "li", "code", "pre"}
-UNWRAP_TAGS = frozenset({"font", "center", "span", "main", "article", "section", "div", "header", "footer",
-                         "hgroup", "big", "small", "u"})
+UNWRAP_TAGS = frozenset(
+    {
+        "font",
+        "center",
+        "span",
+        "main",
+        "article",
+        "section",
+        "div",
+        "header",
+        "footer",
+        "hgroup",
+        "big",
+        "small",
+        "u",
+    }
+)
 
 
 BREAKS = frozenset({"br", "wbr"})
@@ -27,7 +60,8 @@ BREAKS = frozenset({"br", "wbr"})
 def _has_media(el: Element) -> bool:
     """Media or table structure inside: an element of only line breaks is still empty."""
     return any(e.tag in MEDIA and e.tag not in BREAKS for e in el.iter(include_self=False)) or (
-        el.tag in MEDIA and el.tag not in BREAKS)
+        el.tag in MEDIA and el.tag not in BREAKS
+    )
 
 
 def run(ctx: Context) -> None:
@@ -41,8 +75,12 @@ def run(ctx: Context) -> None:
             ctx.remove(el, STRUCTURE, "empty", "empty element")
     # 2. one title: a heading at the top of the article that repeats the page title
     if title:
-        heads = [e for e in root.iter(include_self=False)
-                 if e.tag in ("h1", "h2", "h3") or (e.tag in ("p", "div", "span") and tokens_of(e.get("class")) & TITLE_TOKENS)]
+        heads = [
+            e
+            for e in root.iter(include_self=False)
+            if e.tag in ("h1", "h2", "h3")
+            or (e.tag in ("p", "div", "span") and tokens_of(e.get("class")) & TITLE_TOKENS)
+        ]
         for h in heads[:3]:
             if h.parent is not None and _near_top(root, h) and same_title(normalize_space(h.text()), title):
                 ctx.remove(h, STRUCTURE, "duplicate-title", "heading repeats the article title")
@@ -51,12 +89,16 @@ def run(ctx: Context) -> None:
     # title; sites often word the <h1> differently from og:title)
     first_h1 = next((e for e in root.iter(include_self=False) if e.tag == "h1"), None)
     if first_h1 is not None and first_h1.parent is not None and _near_top(root, first_h1, limit=1):
-        ctx.remove(first_h1, STRUCTURE, "headline", "headline at the top of the article (carried as the title)")
+        ctx.remove(
+            first_h1, STRUCTURE, "headline", "headline at the top of the article (carried as the title)"
+        )
     # 3. layout tables: cells become blocks
     for t in [e for e in root.iter() if e.tag == "table" and e.get("data-readwell-table") == "layout"]:
         if t.parent is None:
             continue
-        for cell in [e for e in t.iter(include_self=False) if e.tag in ("tbody", "thead", "tfoot", "tr", "td", "th")]:
+        for cell in [
+            e for e in t.iter(include_self=False) if e.tag in ("tbody", "thead", "tfoot", "tr", "td", "th")
+        ]:
             if cell.tag in ("td", "th"):
                 cell.tag = "div"
             else:
@@ -68,21 +110,36 @@ def run(ctx: Context) -> None:
     # 5. wrappers that add nothing (not in debug mode: keep evidence)
     if not ctx.options.debug:
         for el in reversed(list(root.iter(include_self=False))):
-            if el.parent is None or el.tag not in UNWRAP_TAGS or el.get("data-readwell-protected") or el.get("data-tex"):
+            if (
+                el.parent is None
+                or el.tag not in UNWRAP_TAGS
+                or el.get("data-readwell-protected")
+                or el.get("data-tex")
+            ):
                 continue
             if el.tag == "span" or el.tag in ("font", "big", "small", "u", "center"):
-                if not el.attrs or all(k in ("class", "style", "id", "dir", "lang") for k in el.attrs) and el.tag != "span" or (
-                    el.tag == "span" and not set(el.attrs) - {"class", "style", "id"}):
+                if (
+                    not el.attrs
+                    or all(k in ("class", "style", "id", "dir", "lang") for k in el.attrs)
+                    and el.tag != "span"
+                    or (el.tag == "span" and not set(el.attrs) - {"class", "style", "id"})
+                ):
                     ctx.unwrap(el, STRUCTURE, "wrapper", f"presentational <{el.tag}> unwrapped")
                 continue
             kids = el.children
-            if all(isinstance(k, Element) and k.tag in BLOCK_TAGS for k in kids if not (isinstance(k, Text) and not k.data.strip())):
+            if all(
+                isinstance(k, Element) and k.tag in BLOCK_TAGS
+                for k in kids
+                if not (isinstance(k, Text) and not k.data.strip())
+            ):
                 ctx.unwrap(el, STRUCTURE, "wrapper", f"<{el.tag}> wrapper of blocks unwrapped")
             elif el.tag != "div":
                 el.tag = "div"
 
 
-TITLE_TOKENS = frozenset({"title", "headline", "titulo", "titre", "titel", "entrytitle", "posttitle", "articletitle"})
+TITLE_TOKENS = frozenset(
+    {"title", "headline", "titulo", "titre", "titel", "entrytitle", "posttitle", "articletitle"}
+)
 _WORDS = re.compile(r"\w+")
 
 
@@ -123,7 +180,12 @@ def _br_paragraphs(ctx: Context, div: Element) -> None:
         if isinstance(k, Element) and k.tag == "br":
             j = i
             n = 0
-            while j < len(kids) and (isinstance(kids[j], Element) and kids[j].tag == "br" or isinstance(kids[j], Text) and not kids[j].data.strip()):
+            while j < len(kids) and (
+                isinstance(kids[j], Element)
+                and kids[j].tag == "br"
+                or isinstance(kids[j], Text)
+                and not kids[j].data.strip()
+            ):
                 if isinstance(kids[j], Element):
                     n += 1
                 j += 1

@@ -17,10 +17,43 @@ from ..rules import tokens_of
 
 PROTECT = "data-readwell-protected"
 _LANG_CLASS = re.compile(r"^(?:language|lang|highlight|brush|hljs|sourceCode)-?[:]?([\w+#.-]+)$", re.I)
-GUTTER_TOKENS = frozenset({"gutter", "linenos", "lineno", "linenumber", "linenumbers", "ln", "lnt", "numbers",
-                           "rouge-gutter", "line-numbers-rows", "linenodiv"})
-NOT_LANG = frozenset({"code", "highlight", "source", "pre", "sourcecode", "hljs", "block", "numbers", "linenos",
-                      "line", "nums", "wrap", "text", "plain", "none", "default", "js-file-line", "notranslate"})
+GUTTER_TOKENS = frozenset(
+    {
+        "gutter",
+        "linenos",
+        "lineno",
+        "linenumber",
+        "linenumbers",
+        "ln",
+        "lnt",
+        "numbers",
+        "rouge-gutter",
+        "line-numbers-rows",
+        "linenodiv",
+    }
+)
+NOT_LANG = frozenset(
+    {
+        "code",
+        "highlight",
+        "source",
+        "pre",
+        "sourcecode",
+        "hljs",
+        "block",
+        "numbers",
+        "linenos",
+        "line",
+        "nums",
+        "wrap",
+        "text",
+        "plain",
+        "none",
+        "default",
+        "js-file-line",
+        "notranslate",
+    }
+)
 
 
 def code_language(el: Element) -> str:
@@ -65,7 +98,9 @@ def _code_text(el: Element) -> str:
             out.append("\n")
             continue
         kids = list(n.children)
-        block_line = n is not el and (n.tag in ("div", "p", "li", "tr") or "line" in tokens_of(n.get("class")))
+        block_line = n is not el and (
+            n.tag in ("div", "p", "li", "tr") or "line" in tokens_of(n.get("class"))
+        )
         stack.extend(reversed(kids))
         if block_line:
             stack.append(_LINE_START)
@@ -83,18 +118,23 @@ def _make_pre(ctx: Context, text: str, lang: str) -> Element:
 def _is_gutter_table(t: Element) -> bool:
     cells = [e for e in t.iter(include_self=False) if e.tag == "td"]
     return any(tokens_of(c.get("class")) & GUTTER_TOKENS for c in cells) and any(
-        e.tag == "pre" or "code" in tokens_of(e.get("class")) for e in t.iter(include_self=False))
+        e.tag == "pre" or "code" in tokens_of(e.get("class")) for e in t.iter(include_self=False)
+    )
 
 
 def normalize_code(ctx: Context, root: Element) -> None:
     for t in [e for e in root.iter() if e.tag == "table" and _is_gutter_table(e)]:
         if t.parent is None:
             continue
-        code_cell = next((c for c in t.iter() if c.tag == "td" and not tokens_of(c.get("class")) & GUTTER_TOKENS), None)
+        code_cell = next(
+            (c for c in t.iter() if c.tag == "td" and not tokens_of(c.get("class")) & GUTTER_TOKENS), None
+        )
         if code_cell is None:
             continue
         pre = _make_pre(ctx, _code_text(code_cell), code_language(t))
-        ctx.replace(t, pre, STRUCTURE, "code-gutter-table", "line-number gutter dropped; code kept as one block")
+        ctx.replace(
+            t, pre, STRUCTURE, "code-gutter-table", "line-number gutter dropped; code kept as one block"
+        )
     for pre in [e for e in root.iter() if e.tag == "pre"]:
         if pre.parent is None or pre.get(PROTECT) == "code":
             continue
@@ -123,7 +163,9 @@ def normalize_math(ctx: Context, root: Element) -> None:
         if not tex:
             continue
         display = "katex-display" in k.classes or any("katex-display" in a.classes for a in k.ancestors())
-        ctx.replace(k, _math(ctx, tex, display), STRUCTURE, ".katex", "KaTeX rendering replaced by its TeX source")
+        ctx.replace(
+            k, _math(ctx, tex, display), STRUCTURE, ".katex", "KaTeX rendering replaced by its TeX source"
+        )
     for m in [e for e in root.iter() if e.tag.startswith("mjx-container") or "MathJax" in e.classes]:
         if m.parent is None:
             continue
@@ -132,20 +174,38 @@ def normalize_math(ctx: Context, root: Element) -> None:
         if not tex and inner is not None:
             tex = _tex_of(inner)
         if tex:
-            ctx.replace(m, _math(ctx, tex, m.get("display") == "true"), STRUCTURE, "mjx-container",
-                        "MathJax rendering replaced by its TeX source")
+            ctx.replace(
+                m,
+                _math(ctx, tex, m.get("display") == "true"),
+                STRUCTURE,
+                "mjx-container",
+                "MathJax rendering replaced by its TeX source",
+            )
     for s in [e for e in root.iter() if e.tag == "script" and e.get("type").startswith("math/tex")]:
         if s.parent is not None:
-            ctx.replace(s, _math(ctx, s.text().strip(), "mode=display" in s.get("type")), STRUCTURE,
-                        "script[type^=math/tex]", "MathJax 2 TeX source kept as math")
+            ctx.replace(
+                s,
+                _math(ctx, s.text().strip(), "mode=display" in s.get("type")),
+                STRUCTURE,
+                "script[type^=math/tex]",
+                "MathJax 2 TeX source kept as math",
+            )
     for m in [e for e in root.iter() if e.tag == "math" and e.ns == "math"]:
         tex = _tex_of(m)
         if tex and m.parent is not None and m.parent.get(PROTECT) != "math":
-            ctx.replace(m, _math(ctx, tex, m.get("display") == "block"), STRUCTURE, "math", "MathML with TeX annotation")
+            ctx.replace(
+                m,
+                _math(ctx, tex, m.get("display") == "block"),
+                STRUCTURE,
+                "math",
+                "MathML with TeX annotation",
+            )
 
 
 def _math(ctx: Context, tex: str, display: bool) -> Element:
-    el = ctx.new_element("span", {PROTECT: "math", "data-tex": tex, "data-display": "block" if display else "inline"})
+    el = ctx.new_element(
+        "span", {PROTECT: "math", "data-tex": tex, "data-display": "block" if display else "inline"}
+    )
     el.append(ctx.new_text(tex))
     return el
 
@@ -160,7 +220,9 @@ def normalize_footnotes(ctx: Context, root: Element) -> None:
         target = a.get("href")[1:]
         if not target:
             continue
-        if sup is None and not (a.find("sup") is not None or a.get("role") == "doc-noteref" or "footnote-ref" in a.classes):
+        if sup is None and not (
+            a.find("sup") is not None or a.get("role") == "doc-noteref" or "footnote-ref" in a.classes
+        ):
             continue
         label = re.sub(r"\W", "", a.text()) or str(len(refs) + 1)
         refs[target] = label
@@ -178,21 +240,40 @@ def normalize_footnotes(ctx: Context, root: Element) -> None:
                 lst.attrs["data-footnotes"] = "1"
                 lst.attrs[PROTECT] = "footnotes"
                 holder = lst.parent
-                if holder is not None and tokens_of(holder.get("class") + " " + holder.id) & _FN_LIST_TOKENS | (
-                    {"doc-endnotes"} & {holder.get("role")}):
+                if holder is not None and tokens_of(
+                    holder.get("class") + " " + holder.id
+                ) & _FN_LIST_TOKENS | ({"doc-endnotes"} & {holder.get("role")}):
                     holder.attrs[PROTECT] = "footnotes"
     for a in [e for e in root.iter() if e.tag == "a"]:
         if a.parent is None:
             continue
         if any("data-footnote" in x.attrs for x in a.ancestors()) and (
-            a.get("role") == "doc-backlink" or "footnote-back" in " ".join(a.classes) or a.text().strip() in ("↩", "↩︎", "^", "↑")
+            a.get("role") == "doc-backlink"
+            or "footnote-back" in " ".join(a.classes)
+            or a.text().strip() in ("↩", "↩︎", "^", "↑")
         ):
             ctx.remove(a, STRUCTURE, "footnote-backlink", "footnote back-link")
 
 
-CAPTION_TOKENS = frozenset({"caption", "captions", "wpcaptiontext", "imagecaption", "photocaption", "figcaption",
-                            "mediacaption", "imgcaption", "credit", "credits", "imagecredit", "photocredit",
-                            "figurecaption", "captiontext", "inlinecaption"})
+CAPTION_TOKENS = frozenset(
+    {
+        "caption",
+        "captions",
+        "wpcaptiontext",
+        "imagecaption",
+        "photocaption",
+        "figcaption",
+        "mediacaption",
+        "imgcaption",
+        "credit",
+        "credits",
+        "imagecredit",
+        "photocredit",
+        "figurecaption",
+        "captiontext",
+        "inlinecaption",
+    }
+)
 
 
 def _near_media(el: Element) -> bool:
@@ -220,7 +301,9 @@ def normalize_figures(ctx: Context, root: Element) -> None:
         if toks & CAPTION_TOKENS and len(normalize_space(el.text())) < 600 and _near_media(el):
             el.tag = "figcaption"
     for fig in [e for e in root.iter() if e.tag == "figure"]:
-        has_media = any(e.tag in ("img", "picture", "video", "svg", "table", "pre") for e in fig.iter(include_self=False))
+        has_media = any(
+            e.tag in ("img", "picture", "video", "svg", "table", "pre") for e in fig.iter(include_self=False)
+        )
         if has_media:
             fig.attrs[PROTECT] = "figure"
 

@@ -15,8 +15,33 @@ from ..dom import Element, Text, normalize_space
 from ..metadata import normalize_date
 from ..rules import BOILERPLATE_TEXT, BYLINE_TEXT, MAX_PATTERN_BLOCK
 
-BLOCK_TAGS = frozenset({"p", "div", "li", "span", "a", "h2", "h3", "h4", "h5", "h6", "section", "aside", "small",
-                        "strong", "em", "b", "footer", "header", "figcaption", "ul", "dd", "dt", "button"})
+BLOCK_TAGS = frozenset(
+    {
+        "p",
+        "div",
+        "li",
+        "span",
+        "a",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "section",
+        "aside",
+        "small",
+        "strong",
+        "em",
+        "b",
+        "footer",
+        "header",
+        "figcaption",
+        "ul",
+        "dd",
+        "dt",
+        "button",
+    }
+)
 
 
 def match_boilerplate(text: str) -> tuple[str, str] | None:
@@ -28,19 +53,28 @@ def match_boilerplate(text: str) -> tuple[str, str] | None:
     return None
 
 
-_NAME_JOINERS = frozenset({"and", "&", "de", "da", "van", "von", "der", "del", "la", "le", "di", "bin", "al", "y", "e"})
+_NAME_JOINERS = frozenset(
+    {"and", "&", "de", "da", "van", "von", "der", "del", "la", "le", "di", "bin", "al", "y", "e"}
+)
 
 
 def looks_like_names(s: str) -> bool:
     """'A. Writer and B. Author, Staff Reporters' yes; 'noon the tap had run dry.' no: names are capitalized."""
     words = [w.strip(",;:|") for w in s.split() if w.strip(",;:|")]
-    if not words or len(words) > 9 or s.rstrip().endswith((".", "!", "?")) and not s.rstrip()[-2:-1].isupper():
+    if (
+        not words
+        or len(words) > 9
+        or s.rstrip().endswith((".", "!", "?"))
+        and not s.rstrip()[-2:-1].isupper()
+    ):
         return False
     return all(w[0].isupper() or w.lower() in _NAME_JOINERS or not w[0].isalpha() for w in words)
 
 
 def _has_media(el: Element) -> bool:
-    return any(e.tag in ("img", "picture", "video", "figure", "svg", "iframe") for e in el.iter(include_self=False))
+    return any(
+        e.tag in ("img", "picture", "video", "figure", "svg", "iframe") for e in el.iter(include_self=False)
+    )
 
 
 def is_meta_line(text: str, byline: str | None) -> str | None:
@@ -51,12 +85,20 @@ def is_meta_line(text: str, byline: str | None) -> str | None:
     if byline and len(byline) > 2:
         low = t.lower()
         b = byline.lower()
-        if low == b or low.startswith(("by " + b, b + ",")) or (low.startswith("by ") and b in low and len(low) < len(b) + 80):
+        if (
+            low == b
+            or low.startswith(("by " + b, b + ","))
+            or (low.startswith("by ") and b in low and len(low) < len(b) + 80)
+        ):
             return "byline repeated in the body"
     m = BYLINE_TEXT.match(t)
     if m and len(t) < 80 and looks_like_names(m.group(2)):
         return "byline line"
-    stripped = re.sub(r"(?i)\b(posted|published|updated|on|at|am|pm|[a-z]{3}|gmt|utc|edt|est|cst|pst|bst|cet)\b|[|·•,:]", " ", t)
+    stripped = re.sub(
+        r"(?i)\b(posted|published|updated|on|at|am|pm|[a-z]{3}|gmt|utc|edt|est|cst|pst|bst|cet)\b|[|·•,:]",
+        " ",
+        t,
+    )
     if len(t) < 80 and normalize_date(t) and len(re.findall(r"[^\W\d]{4,}", stripped)) <= 3:
         return "date line"
     return None
@@ -74,7 +116,9 @@ def run(ctx: Context) -> None:
         if ctx.is_protected(el, except_kinds=FIGURE) or el.tag in ("h1",):
             continue
         if el.tag == "p" and all_caps_link_line(el):
-            found.append((el, "all-caps-link-line", "related-story insert: a paragraph that is one all-caps link"))
+            found.append(
+                (el, "all-caps-link-line", "related-story insert: a paragraph that is one all-caps link")
+            )
             continue
         if el.tag in BLOCK_TAGS:
             text = normalize_space(el.text())
@@ -93,7 +137,9 @@ def run(ctx: Context) -> None:
                     parent_id = el.parent.nid if el.parent is not None else -1
                     if text in seen and seen[text] != parent_id:
                         # a slideshow repeats captions in separate slides; identical steps in one list stay
-                        found.append((el, "repeated-block", "the same text already appears earlier in the article"))
+                        found.append(
+                            (el, "repeated-block", "the same text already appears earlier in the article")
+                        )
                         continue
                     seen.setdefault(text, parent_id)
         stack.extend(reversed([c for c in el.children if isinstance(c, Element)]))
@@ -101,9 +147,33 @@ def run(ctx: Context) -> None:
         ctx.remove(el, TEXT, pattern, reason)
 
 
-LEAF_BREAKERS = frozenset({"p", "div", "section", "article", "ul", "ol", "li", "table", "blockquote", "pre", "figure",
-                           "figcaption",
-                           "h1", "h2", "h3", "h4", "h5", "h6", "header", "footer", "main", "aside", "dl"})
+LEAF_BREAKERS = frozenset(
+    {
+        "p",
+        "div",
+        "section",
+        "article",
+        "ul",
+        "ol",
+        "li",
+        "table",
+        "blockquote",
+        "pre",
+        "figure",
+        "figcaption",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "footer",
+        "main",
+        "aside",
+        "dl",
+    }
+)
 
 
 FIGURE = frozenset({"figure"})
@@ -111,7 +181,11 @@ FIGURE = frozenset({"figure"})
 
 def all_caps_link_line(el: Element) -> bool:
     """A paragraph made of one link to another page whose text is in capitals (inline related story)."""
-    links = [a for a in el.iter(include_self=False) if a.tag == "a" and a.get("href") and not a.get("href").startswith("#")]
+    links = [
+        a
+        for a in el.iter(include_self=False)
+        if a.tag == "a" and a.get("href") and not a.get("href").startswith("#")
+    ]
     if len(links) != 1:
         return False
     text = normalize_space(el.text())
@@ -127,8 +201,10 @@ def _is_leaf_block(el: Element) -> bool:
 
 
 def _has_block_kids(el: Element) -> bool:
-    return any(isinstance(c, Element) and c.tag in ("p", "div", "ul", "ol", "table", "section", "blockquote", "pre")
-               for c in el.children)
+    return any(
+        isinstance(c, Element) and c.tag in ("p", "div", "ul", "ol", "table", "section", "blockquote", "pre")
+        for c in el.children
+    )
 
 
 def _standalone(el: Element) -> bool:

@@ -26,7 +26,12 @@ def match_exact(el: Element) -> tuple[str, str] | None:
 
 def reads_as_prose(st: Stat) -> bool:
     """Several clauses, low link density and a real amount of text: a section of the article."""
-    return st.units >= 200 and st.marks >= 4 and st.link_density < 0.2 and (st.paragraphs >= 1 or st.units >= 400)
+    return (
+        st.units >= 200
+        and st.marks >= 4
+        and st.link_density < 0.2
+        and (st.paragraphs >= 1 or st.units >= 400)
+    )
 
 
 THREAD_TOKENS = frozenset({"comment", "comments", "reply", "replies", "avatar", "vcard", "says", "permalink"})
@@ -37,7 +42,12 @@ def looks_like_thread(el: Element) -> bool:
     items = 0
     for e in el.iter(include_self=False):
         toks = tokens_of(e.get("class") + " " + e.get("id"))
-        if toks & THREAD_TOKENS or e.tag in ("li", "article") and e.parent is not None and e.parent.tag != "ol":
+        if (
+            toks & THREAD_TOKENS
+            or e.tag in ("li", "article")
+            and e.parent is not None
+            and e.parent.tag != "ol"
+        ):
             items += 1
         if e.tag in ("form", "textarea", "time"):
             items += 1

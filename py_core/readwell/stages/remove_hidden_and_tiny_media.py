@@ -16,8 +16,13 @@ from ..dom import Element
 from ..rules import tokens_of
 from ..textstats import hidden_reason
 
-ICON_TOKENS = frozenset({"icon", "icons", "ico", "emoji", "avatar", "logo", "sprite", "glyph", "badge", "spinner"})
-_TRACKER = re.compile(r"(pixel|beacon|tracking|track|analytics|doubleclick|/b/ss/|scorecardresearch|facebook\.com/tr|\.gif\?)", re.I)
+ICON_TOKENS = frozenset(
+    {"icon", "icons", "ico", "emoji", "avatar", "logo", "sprite", "glyph", "badge", "spinner"}
+)
+_TRACKER = re.compile(
+    r"(pixel|beacon|tracking|track|analytics|doubleclick|/b/ss/|scorecardresearch|facebook\.com/tr|\.gif\?)",
+    re.I,
+)
 
 
 def _num(v: str) -> float | None:
@@ -46,7 +51,12 @@ def tiny_media_reason(el: Element) -> str | None:
     if w is not None and h is not None and w <= 2 and h <= 2:
         return f"tracking pixel ({w:g}×{h:g})"
     src = el.get("src")
-    if el.tag == "img" and (w is None or w <= 2 or h is None or h <= 2) and _TRACKER.search(src) and not el.get("alt"):
+    if (
+        el.tag == "img"
+        and (w is None or w <= 2 or h is None or h <= 2)
+        and _TRACKER.search(src)
+        and not el.get("alt")
+    ):
         if (w is not None and w <= 2) or (h is not None and h <= 2):
             return "tracking pixel"
     toks = tokens_of(el.get("class") + " " + el.get("id"))
@@ -77,6 +87,15 @@ def run(ctx: Context) -> None:
                 continue
         stack.extend(reversed([c for c in el.children if isinstance(c, Element)]))
     for el, kind, reason in found:
-        rule = "[hidden]" if reason == "hidden attribute" else (
-            "[style*=display:none]" if "display" in reason else "[aria-hidden=true]" if "aria" in reason else reason.split(" (")[0])
+        rule = (
+            "[hidden]"
+            if reason == "hidden attribute"
+            else (
+                "[style*=display:none]"
+                if "display" in reason
+                else "[aria-hidden=true]"
+                if "aria" in reason
+                else reason.split(" (")[0]
+            )
+        )
         ctx.remove(el, kind, rule, reason)

@@ -16,8 +16,26 @@ from ..textstats import led_by_link
 from .remove_by_selector import match_exact, match_partial, reads_as_prose
 from .select_root import class_weight
 
-CANDIDATE_TAGS = frozenset({"div", "section", "ul", "ol", "dl", "table", "aside", "header", "footer", "form",
-                            "figure", "nav", "span", "center", "font", "article"})
+CANDIDATE_TAGS = frozenset(
+    {
+        "div",
+        "section",
+        "ul",
+        "ol",
+        "dl",
+        "table",
+        "aside",
+        "header",
+        "footer",
+        "form",
+        "figure",
+        "nav",
+        "span",
+        "center",
+        "font",
+        "article",
+    }
+)
 
 
 def _signature(el: Element) -> tuple[str, tuple[str, ...]]:
@@ -70,7 +88,13 @@ def verdict(el: Element, st: Stat, root_units: int) -> str | None:
         return f"form-like block ({st.inputs} inputs, {p} paragraphs)"
     if st.images > 1 and p / st.images < 0.5 and el.tag != "figure" and st.units < 200 * st.images:
         return f"image grid ({st.images} images, {p} paragraphs)"
-    if not is_list and st.list_items > p + 1 and st.list_items > 2 and ld > 0.3 and el.tag not in ("ul", "ol"):
+    if (
+        not is_list
+        and st.list_items > p + 1
+        and st.list_items > 2
+        and ld > 0.3
+        and el.tag not in ("ul", "ol")
+    ):
         return f"more list items than paragraphs with link density {ld:.2f}"
     if weight < 25 and ld > 0.33 and st.units < 800:
         return f"link density {ld:.2f} with little text ({st.units} units)"
@@ -104,7 +128,9 @@ def run(ctx: Context) -> None:
         st = stats[el.nid]
         if names_boilerplate(el, st):
             continue  # named by class/id or tag: remove_by_selector removes it and logs the exact rule
-        why = verdict(el, st, root_units) or (teaser_group(el, stats) if st.units / max(root_units, 1) < 0.4 else None)
+        why = verdict(el, st, root_units) or (
+            teaser_group(el, stats) if st.units / max(root_units, 1) < 0.4 else None
+        )
         if why:
             ctx.remove(el, SCORE, f"{el.tag}:low-score", why)
             removed.add(el.nid)

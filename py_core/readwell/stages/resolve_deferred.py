@@ -13,10 +13,21 @@ from ..context import STRUCTURE, Context
 from ..dom import Element, Text
 from ..parse import BOUNDARY_TAG, parse_html
 
-LAZY_SRC_ATTRS = ("data-src", "data-lazy-src", "data-original", "data-lazy", "data-url", "data-hi-res-src",
-                  "data-full-src", "data-echo", "data-img-src")
+LAZY_SRC_ATTRS = (
+    "data-src",
+    "data-lazy-src",
+    "data-original",
+    "data-lazy",
+    "data-url",
+    "data-hi-res-src",
+    "data-full-src",
+    "data-echo",
+    "data-img-src",
+)
 LAZY_SRCSET_ATTRS = ("data-srcset", "data-lazy-srcset", "data-original-srcset")
-_PLACEHOLDER = re.compile(r"^data:image/(gif|png|svg\+xml)|blank|placeholder|spacer|lazy|transparent|grey\.gif|1x1", re.I)
+_PLACEHOLDER = re.compile(
+    r"^data:image/(gif|png|svg\+xml)|blank|placeholder|spacer|lazy|transparent|grey\.gif|1x1", re.I
+)
 
 
 def is_placeholder_src(src: str) -> bool:
@@ -60,7 +71,7 @@ def _noscript_content(ctx: Context, ns: Element) -> list[Element]:
         frag = parse_html(raw).body
         els = []
         for c in list(frag.children):
-            for n in ([c] if isinstance(c, Element) else []):
+            for n in [c] if isinstance(c, Element) else []:
                 for sub in n.iter():
                     sub.nid = ctx.doc.new_id()
                 els.append(n)
@@ -79,8 +90,12 @@ def _noscripts(ctx: Context, root: Element) -> None:
         prev = _previous_element(ns)
         if prev is not None:
             prev_imgs = [prev] if prev.tag == "img" else [i for i in prev.iter() if i.tag == "img"]
-            if len(prev_imgs) == 1 and (is_placeholder_src(prev_imgs[0].get("src")) or _same_image(prev_imgs[0], imgs[0])):
-                ctx.remove(prev_imgs[0], STRUCTURE, "noscript", "lazy placeholder replaced by its <noscript> image")
+            if len(prev_imgs) == 1 and (
+                is_placeholder_src(prev_imgs[0].get("src")) or _same_image(prev_imgs[0], imgs[0])
+            ):
+                ctx.remove(
+                    prev_imgs[0], STRUCTURE, "noscript", "lazy placeholder replaced by its <noscript> image"
+                )
         wrapper = ctx.new_element("span" if ns.parent.tag in ("p", "a", "span") else "div")
         for c in content:
             wrapper.append(c)
@@ -110,7 +125,9 @@ def _previous_element(el: Element) -> Element | None:
 def _streamed(ctx: Context, root: Element) -> None:
     """React/Next streaming: hidden ``<div id="S:n">`` segments replace ``<template id="B:n">`` holes."""
     segments = {e.id: e for e in root.iter() if e.tag == "div" and e.id[:2] == "S:" and e.id[2:].isdigit()}
-    for tpl in [e for e in root.iter() if e.tag == "template" and e.id[:2] in ("B:", "P:") and e.id[2:].isdigit()]:
+    for tpl in [
+        e for e in root.iter() if e.tag == "template" and e.id[:2] in ("B:", "P:") and e.id[2:].isdigit()
+    ]:
         seg = segments.get("S:" + tpl.id[2:])
         if seg is None or tpl.parent is None:
             continue
@@ -133,10 +150,20 @@ def _drop_fallback(ctx: Context, tpl: Element) -> None:
     prev = next((s for s in reversed(sibs[:i]) if not (isinstance(s, Text) and not s.data.strip())), None)
     if not (isinstance(prev, Element) and prev.tag == BOUNDARY_TAG and prev.get("data-mark") == "$?"):
         return
-    end = next((j for j in range(i + 1, len(sibs)) if isinstance(sibs[j], Element) and sibs[j].tag == BOUNDARY_TAG
-                and sibs[j].get("data-mark") == "/$"), None)
+    end = next(
+        (
+            j
+            for j in range(i + 1, len(sibs))
+            if isinstance(sibs[j], Element)
+            and sibs[j].tag == BOUNDARY_TAG
+            and sibs[j].get("data-mark") == "/$"
+        ),
+        None,
+    )
     if end is None:
         return
     for node in sibs[i + 1 : end]:
         if isinstance(node, Element) or node.data.strip():
-            ctx.remove(node, STRUCTURE, "streaming-fallback", "fallback content replaced by its streamed segment")
+            ctx.remove(
+                node, STRUCTURE, "streaming-fallback", "fallback content replaced by its streamed segment"
+            )

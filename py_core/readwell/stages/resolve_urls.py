@@ -13,9 +13,19 @@ from urllib.parse import urljoin
 from ..context import Context
 from ..urls import base_url, split_srcset
 
-URL_ATTRS = {"a": ("href",), "img": ("src",), "source": ("src",), "video": ("src", "poster"), "audio": ("src",),
-             "blockquote": ("cite",), "q": ("cite",), "del": ("cite",), "ins": ("cite",), "area": ("href",),
-             "track": ("src",)}
+URL_ATTRS = {
+    "a": ("href",),
+    "img": ("src",),
+    "source": ("src",),
+    "video": ("src", "poster"),
+    "audio": ("src",),
+    "blockquote": ("cite",),
+    "q": ("cite",),
+    "del": ("cite",),
+    "ins": ("cite",),
+    "area": ("href",),
+    "track": ("src",),
+}
 
 
 def absolutize(base: str | None, url: str) -> str:

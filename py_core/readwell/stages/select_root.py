@@ -37,9 +37,28 @@ BLOCKISH = frozenset(
 )
 
 TAG_BASE = {
-    "article": 10, "main": 8, "div": 5, "section": 3, "pre": 3, "td": 3, "blockquote": 3,
-    "address": -3, "ol": -3, "ul": -3, "dl": -3, "dd": -3, "dt": -3, "li": -3, "form": -3,
-    "h1": -5, "h2": -5, "h3": -5, "h4": -5, "h5": -5, "h6": -5, "th": -5,
+    "article": 10,
+    "main": 8,
+    "div": 5,
+    "section": 3,
+    "pre": 3,
+    "td": 3,
+    "blockquote": 3,
+    "address": -3,
+    "ol": -3,
+    "ul": -3,
+    "dl": -3,
+    "dd": -3,
+    "dt": -3,
+    "li": -3,
+    "form": -3,
+    "h1": -5,
+    "h2": -5,
+    "h3": -5,
+    "h4": -5,
+    "h5": -5,
+    "h6": -5,
+    "th": -5,
 }
 
 
@@ -65,13 +84,19 @@ def article_holders(body: Element, stats: dict[int, Stat]) -> set[int]:
     class says (themes name content wrappers "theiaStickySidebar" or "container penci_sidebar")."""
     out: set[int] = set()
     for e in body.iter():
-        if e.tag == "main" or e.get("role") == "main" or e.get("itemprop") == "articleBody" or (
-                e.tag == "article" and stats[e.nid].units >= 500):
+        if (
+            e.tag == "main"
+            or e.get("role") == "main"
+            or e.get("itemprop") == "articleBody"
+            or (e.tag == "article" and stats[e.nid].units >= 500)
+        ):
             out.update(a.nid for a in e.ancestors())
     return out
 
 
-def is_unlikely(el: Element, stats: dict[int, Stat], body_units: int, holders: set[int] | None = None) -> str | None:
+def is_unlikely(
+    el: Element, stats: dict[int, Stat], body_units: int, holders: set[int] | None = None
+) -> str | None:
     """Why ``el`` cannot hold the article (skipped by scoring), or None."""
     if el.tag in ("body", "html", "a"):
         return None
@@ -87,8 +112,12 @@ def is_unlikely(el: Element, stats: dict[int, Stat], body_units: int, holders: s
     # A wrapper holding most of the page's text is never "unlikely" by its name or by being a <form>
     # (ASP.NET wraps whole pages in one form; themes name wrappers "page-header-wrap").
     toks = tokens_of(el.get("class") + " " + el.get("id"))
-    if body_units and st.units > 0.5 * body_units and (el.tag in ("form", "div", "section", "main") or not role) \
-            and not toks & COMMENT_TOKENS:
+    if (
+        body_units
+        and st.units > 0.5 * body_units
+        and (el.tag in ("form", "div", "section", "main") or not role)
+        and not toks & COMMENT_TOKENS
+    ):
         return None  # (comment threads are the one boilerplate that often outweighs the article)
     if el.tag in UNLIKELY_TAGS:
         return f"<{el.tag}> element"
@@ -227,7 +256,14 @@ def find_root(body: Element) -> tuple[Element | None, dict[int, Stat], dict[int,
     while (
         top.parent is not None
         and top.parent.tag not in ("body", "html", "#document")
-        and len([c for c in top.parent.children if isinstance(c, Element) or (isinstance(c, Text) and c.data.strip())]) == 1
+        and len(
+            [
+                c
+                for c in top.parent.children
+                if isinstance(c, Element) or (isinstance(c, Text) and c.data.strip())
+            ]
+        )
+        == 1
     ):
         top = top.parent
     joined = _siblings_to_join(top, scores, stats)
@@ -283,7 +319,9 @@ def _siblings_to_join(top: Element, scores: dict[int, float], stats: dict[int, S
             continue
         st = stats.get(sib.nid)
         if st is None or st.units == 0:
-            if sib.tag in ("figure", "picture", "img") or (st is not None and st.images and sib.tag not in ("a",)):
+            if sib.tag in ("figure", "picture", "img") or (
+                st is not None and st.images and sib.tag not in ("a",)
+            ):
                 # media next to the article (lead image) belongs to it if it sits before or right after it
                 if st is not None and st.images and st.link_density < 0.5 and _adjacent(top, sib):
                     joined.add(sib.nid)
@@ -298,8 +336,14 @@ def _siblings_to_join(top: Element, scores: dict[int, float], stats: dict[int, S
         if s is not None and s + bonus >= threshold and st.link_density < 0.3:
             joined.add(sib.nid)
             continue
-        lead_header = sib.tag in ("header", "hgroup") and parent.children.index(sib) < parent.children.index(top)
-        if sib.tag in ("p", "blockquote", "pre", "h2", "h3", "h4", "ul", "ol", "table", "figure") or sib.tag in DIV_LIKE or lead_header:
+        lead_header = sib.tag in ("header", "hgroup") and parent.children.index(sib) < parent.children.index(
+            top
+        )
+        if (
+            sib.tag in ("p", "blockquote", "pre", "h2", "h3", "h4", "ul", "ol", "table", "figure")
+            or sib.tag in DIV_LIKE
+            or lead_header
+        ):
             if sib.tag in DIV_LIKE and class_weight(sib) < 0:
                 continue
             if st.units > 80 and st.link_density < 0.25 and st.marks >= (1 if lead_header else 2):
