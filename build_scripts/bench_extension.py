@@ -25,8 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from extension_harness import EXTENSION, FixtureServer, extension_browser, tab_id  # noqa: E402
+from extension_harness import EXTENSION, FixtureServer, extension_browser, tab_id
 
 ROOT = Path(__file__).resolve().parent.parent
 READABILITY = ROOT / "node_modules" / "@mozilla" / "readability" / "Readability.js"

@@ -1,14 +1,15 @@
 """Fuzz benchmark: many hostile inputs through ``readwell.extract``, every output statically checked, timed.
 
-    python build_scripts/fuzz_bench.py                   # 2,000 random cases + the big inputs at scale 0.1
-    python build_scripts/fuzz_bench.py --cases 20000 --seed 7
-    python build_scripts/fuzz_bench.py --big-scale 1.0   # the sizes of issue 4: 100,000-deep nesting, 20 MB
-    python build_scripts/fuzz_bench.py --cases 0 --only deep-div-nesting --big-scale 0.5
+    python3 -m build_scripts.fuzz_bench                  # 2,000 random cases + the big inputs at scale 0.1
+    python3 -m build_scripts.fuzz_bench --cases 20000 --seed 7
+    python3 -m build_scripts.fuzz_bench --big-scale 1.0  # the sizes of issue 4: 100,000-deep nesting, 20 MB
+    python3 -m build_scripts.fuzz_bench --cases 0 --only deep-div-nesting --big-scale 0.5
 
-Cases come from ``tests/securitylib.fuzz_case`` (the generator the CI fuzz test drives through hypothesis):
-tag soup and mutated security fixtures spliced with the payload corpus, sometimes as bytes with invalid UTF-8.
-Each case is extracted once (timed: the per-page figure) and then checked on every output format by
-``securitylib.check_all`` (not timed). Prints cases/second, the median and worst extraction time and the
+Run it as a module from the repository root: ``tests.security`` (the test kit) then imports like any package,
+with no ``sys.path`` edits. Cases come from ``tests/security/fuzzer.py`` (``fuzz_case``, the generator the CI
+fuzz test drives through hypothesis): tag soup and mutated security fixtures spliced with the payload corpus,
+sometimes as bytes with invalid UTF-8. Each case is extracted once (timed: the per-page figure) and then checked on every output format by
+``security.checks.check_all`` (not timed). Prints cases/second, the median and worst extraction time and the
 slowest cases; exits 1 if any case raised something other than ``readwell.InputError`` or failed a check.
 """
 
@@ -22,11 +23,13 @@ import time
 import traceback
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-sys.setrecursionlimit(1000)  # the default: a recursion bug must show up here as it would for a user
+import readwell
 
-import readwell  # noqa: E402
-import securitylib as S  # noqa: E402
+try:
+    from tests.security import checks, fuzzer
+    from tests.security.article import PAGE_URL
+except ImportError as exc:  # run as a script, or from another folder
+    sys.exit(f"run this as `python3 -m build_scripts.fuzz_bench` from the repository root ({exc})")
 
 
 def run_one(page: str | bytes, url: str | None, full: bool) -> tuple[float, str | None]:
@@ -42,7 +45,7 @@ def run_one(page: str | bytes, url: str | None, full: bool) -> tuple[float, str 
         ) * 1000, f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}"
     ms = (time.perf_counter() - t0) * 1000
     try:
-        S.check_all(page, url=url, allowed_markers=None, deep=full, front_matter_check=full)
+        checks.check_all(page, url=url, allowed_markers=None, deep=full, front_matter_check=full)
     except readwell.InputError:
         pass
     except BaseException as exc:  # noqa: BLE001
@@ -63,13 +66,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", action="append", default=[], help="run only these big cases (repeatable)")
     ap.add_argument("--save-failures", type=Path, help="write failing inputs to this folder")
     a = ap.parse_args(argv)
+    sys.setrecursionlimit(1000)  # the default: a recursion bug must show up here as it would for a user
 
     rng = random.Random(a.seed)
     times: list[tuple[float, str, int]] = []
     failures: list[tuple[str, str, str | bytes]] = []
     t_all = time.perf_counter()
     for i in range(a.cases):
-        page, url = S.fuzz_case(rng)
+        page, url = fuzzer.fuzz_case(rng)
         ms, err = run_one(page, url, full=True)
         times.append((ms, f"random #{i}", len(page)))
         if err:
@@ -84,11 +88,11 @@ def main(argv: list[str] | None = None) -> int:
             f"worst {max(ms_list):.1f}"
         )
 
-    for name, make in S.BIG_CASES:
+    for name, make in fuzzer.BIG_CASES:
         if a.only and name not in a.only:
             continue
         page = make(a.big_scale)
-        ms, err = run_one(page, S.PAGE_URL, full=False)
+        ms, err = run_one(page, PAGE_URL, full=False)
         times.append((ms, f"big {name}", len(page)))
         print(
             f"big {name:22s} scale {a.big_scale:g}: {len(page) / 1e6:7.2f} MB  {ms:10.1f} ms"

@@ -13,8 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from extension_harness import FixtureServer, call, extension_browser, tab_id  # noqa: E402
+from extension_harness import FixtureServer, call, extension_browser, tab_id
 
 ROOT = Path(__file__).resolve().parent.parent
 

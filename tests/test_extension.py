@@ -10,18 +10,14 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
+import fixturelib
 import pytest
+import readwell
+from extension_harness import CHROMIUM, FixtureServer, call, extension_browser, png, tab_id
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "build_scripts"))
-sys.path.insert(0, str(ROOT / "tests"))
-
-import fixturelib  # noqa: E402
-import readwell  # noqa: E402
-from extension_harness import CHROMIUM, FixtureServer, call, extension_browser, png, tab_id  # noqa: E402
 
 pytestmark = pytest.mark.browser
 

@@ -15,10 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import fixturelib  # noqa: E402
-import readwell  # noqa: E402
+import fixturelib  # the script's folder is on sys.path when run as a script
+import readwell
 
 
 def golden_json(result: readwell.Result) -> str:

@@ -1,36 +1,32 @@
 """Hostile pages, statically: every payload of the corpus and every ``fixtures/security--*.html`` page, checked on
 every output format (content_html re-parsed, Markdown rendered by CommonMark, text, JSON, front matter, a saved
-page assembled from the metadata). The checks live in ``securitylib``; the dynamic (Chromium) check is in
-``test_security_browser.py`` and the fuzz test in ``test_security_fuzz.py``."""
+page assembled from the metadata). The checks live in ``security.checks``; the dynamic (Chromium) check is in
+``test_browser.py`` and the fuzz test in ``test_fuzz.py``."""
 
 from __future__ import annotations
 
 import io
 import json
-import sys
 from contextlib import redirect_stdout
 from pathlib import Path
 
+import fixturelib
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import fixturelib  # noqa: E402
-import readwell  # noqa: E402
-import securitylib as S  # noqa: E402
-from readwell import cli  # noqa: E402
-from readwell.context import Context, Options  # noqa: E402
-from readwell.parse import parse_html  # noqa: E402
-from readwell.render_html import serialize  # noqa: E402
-from readwell.render_markdown import esc_url, front_matter, to_markdown  # noqa: E402
-from readwell.sanitize import bleach_final, clean_attr, sanitize_tree  # noqa: E402
-from readwell.urls import is_safe_url, split_srcset  # noqa: E402
+import readwell
+from readwell import cli
+from readwell.context import Context, Options
+from readwell.parse import parse_html
+from readwell.render_html import serialize
+from readwell.render_markdown import esc_url, front_matter, to_markdown
+from readwell.sanitize import bleach_final, clean_attr, sanitize_tree
+from readwell.urls import is_safe_url, split_srcset
+from security import article, checks, payloads, reference
 
 SECURITY_FIXTURES = fixturelib.all_fixtures("security")
 
 
 def test_corpus_covers_every_vector_class() -> None:
-    classes = {p.cls for p in S.PAYLOADS}
+    classes = {p.cls for p in payloads.PAYLOADS}
     assert classes == {
         "url",
         "handler",
@@ -42,7 +38,7 @@ def test_corpus_covers_every_vector_class() -> None:
         "control",
         "metadata",
     }
-    attrs = " ".join(S.URL_CONTEXTS.values())
+    attrs = " ".join(payloads.URL_CONTEXTS.values())
     for a in (
         "href=",
         "src=",
@@ -60,8 +56,8 @@ def test_corpus_covers_every_vector_class() -> None:
 
 
 # --- the sanitizer alone: every payload, no stage in between ------------------------------------------------
-@pytest.mark.parametrize("payload", [p for p in S.PAYLOADS if p.where == "body"], ids=lambda p: p.id)
-def test_sanitizer_alone(payload: S.Payload) -> None:
+@pytest.mark.parametrize("payload", [p for p in payloads.PAYLOADS if p.where == "body"], ids=lambda p: p.id)
+def test_sanitizer_alone(payload: payloads.Payload) -> None:
     """The payload straight into ``sanitize_tree`` (no stage can remove it first), then our serializer, then
     bleach: the re-parse holds only what the sanitizer allowed and saw, and bleach finds nothing to change."""
     doc = parse_html(f"<!DOCTYPE html><body><div>{payload.html}</div></body>")
@@ -69,36 +65,38 @@ def test_sanitizer_alone(payload: S.Payload) -> None:
     root = doc.body
     sanitize_tree(ctx, root)
     ours = serialize(root, include_self=False)
-    S.assert_reparse_stable(ours, seen=root)
+    checks.assert_reparse_stable(ours, seen=root)
     final = bleach_final(ours)
-    assert S.canon(S.reparse(final)) == S.canon(S.reparse(ours)), "bleach had to change our output"
-    S.check_markdown(to_markdown(root), S.reparse(final))
+    assert checks.canon(checks.reparse(final)) == checks.canon(checks.reparse(ours)), (
+        "bleach had to change our output"
+    )
+    checks.check_markdown(to_markdown(root), checks.reparse(final))
 
 
 # --- every payload inside a real-looking article, through the whole pipeline --------------------------------
-@pytest.mark.parametrize("context", list(S.URL_CONTEXTS), ids=str)
+@pytest.mark.parametrize("context", list(payloads.URL_CONTEXTS), ids=str)
 def test_url_context_in_article(context: str) -> None:
     """One article per URL-bearing attribute holding every scheme variant (``u-<context>-<variant>`` ids),
     each between sentences of its own so that the removal stages keep them."""
-    by_id = {p.id: p for p in S.PAYLOADS}
+    by_id = {p.id: p for p in payloads.PAYLOADS}
     parts = [
         f"<p>Variant {v} reads as follows in ordinary words.</p>{by_id[f'u-{context}-{v}'].html}"
-        for v in S.URL_VARIANTS
+        for v in payloads.URL_VARIANTS
     ]
-    result = S.check_all(S.article_page(body="\n".join(parts)), front_matter_check=False)
-    assert S.KEEP_LEAD in result.text and S.KEEP_TAIL in result.text
+    result = checks.check_all(article.article_page(body="\n".join(parts)), front_matter_check=False)
+    assert article.KEEP_LEAD in result.text and article.KEEP_TAIL in result.text
 
 
-@pytest.mark.parametrize("payload", [p for p in S.PAYLOADS if p.cls != "url"], ids=lambda p: p.id)
-def test_payload_in_article(payload: S.Payload) -> None:
-    result = S.check_all(
-        S.payload_page(payload),
-        allowed_markers=S.visible_markers(payload),
+@pytest.mark.parametrize("payload", [p for p in payloads.PAYLOADS if p.cls != "url"], ids=lambda p: p.id)
+def test_payload_in_article(payload: payloads.Payload) -> None:
+    result = checks.check_all(
+        article.payload_page(payload),
+        allowed_markers=payloads.visible_markers(payload),
         front_matter_check=payload.cls in ("metadata", "control"),
     )
     assert result.found
     if payload.keep:
-        assert S.KEEP_LEAD in result.text and S.KEEP_TAIL in result.text, (
+        assert article.KEEP_LEAD in result.text and article.KEEP_TAIL in result.text, (
             "the text around the payload was lost"
         )
     if payload.where == "head" and payload.visible and payload.id != "meta-control":
@@ -108,17 +106,17 @@ def test_payload_in_article(payload: S.Payload) -> None:
 
 
 MARKDOWN_SENSITIVE = [
-    p for p in S.PAYLOADS if p.cls in ("markdown", "url") and ("entity" in p.id or p.cls == "markdown")
+    p for p in payloads.PAYLOADS if p.cls in ("markdown", "url") and ("entity" in p.id or p.cls == "markdown")
 ]
 
 
 @pytest.mark.parametrize("payload", MARKDOWN_SENSITIVE, ids=lambda p: p.id)
-def test_payload_without_page_url(payload: S.Payload) -> None:
+def test_payload_without_page_url(payload: payloads.Payload) -> None:
     """Without a page URL relative targets stay relative: an entity-like ``&#58;`` is then the whole attack."""
-    S.check_all(
-        S.payload_page(payload),
+    checks.check_all(
+        article.payload_page(payload),
         url=None,
-        allowed_markers=S.visible_markers(payload),
+        allowed_markers=payloads.visible_markers(payload),
         deep=False,
         front_matter_check=False,
     )
@@ -127,7 +125,7 @@ def test_payload_without_page_url(payload: S.Payload) -> None:
 # --- the security fixtures ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("fx", SECURITY_FIXTURES, ids=lambda f: f.name)
 def test_security_fixture(fx: fixturelib.Fixture) -> None:
-    result = S.check_all(fx.data, url=fx.url, allowed_markers=None, options=fx.options)
+    result = checks.check_all(fx.data, url=fx.url, allowed_markers=None, options=fx.options)
     assert result.found == fx.expect.get("found", True)
     for phrase in fx.keep:
         assert phrase in result.text, f"lost: {phrase!r}"
@@ -151,10 +149,10 @@ def test_security_fixture_through_cli(fx: fixturelib.Fixture, tmp_path: Path) ->
         assert code == 0
         outs[fmt] = buf.getvalue()
     d = json.loads(outs["json"])
-    S.check_json(d)
-    content = S.assert_reparse_stable(outs["html"])
-    S.check_markdown(outs["markdown"], content)
-    S.check_text(outs["text"], None)
+    checks.check_json(d)
+    content = checks.assert_reparse_stable(outs["html"])
+    checks.check_markdown(outs["markdown"], content)
+    checks.check_text(outs["text"], None)
 
 
 # --- the fixes, one by one ------------------------------------------------------------------------------------
@@ -170,28 +168,28 @@ def test_markdown_target_keeps_entities_literal(url: str) -> None:
 
 
 def test_markdown_tex_cannot_open_html_or_links() -> None:
-    page = S.article_page(
+    page = article.article_page(
         body='<p>Inline <span data-tex="a&lt;b [x](javascript:alert(1)) \\sqrt[3]{y} c&gt;d">'
         "m</span> and more.</p>"
     )
-    md = readwell.extract(page, url=S.PAGE_URL).markdown
+    md = readwell.extract(page, url=article.PAGE_URL).markdown
     assert "$a\\lt b [x] (javascript:alert(1)) \\sqrt[3]{y} c\\gt d$" in md
-    S.check_markdown(md, None)
+    checks.check_markdown(md, None)
 
 
 def test_callout_kind_is_a_word() -> None:
-    page = S.article_page(
+    page = article.article_page(
         body='<blockquote data-callout="Warning](javascript:alert(1))"><p>Mind the step when '
         "you enter the shed in the dark.</p></blockquote>"
     )
-    md = readwell.extract(page, url=S.PAGE_URL).markdown
+    md = readwell.extract(page, url=article.PAGE_URL).markdown
     assert "Mind the step" in md and "javascript" not in md.lower()
-    S.check_markdown(md, None)
-    page = S.article_page(
+    checks.check_markdown(md, None)
+    page = article.article_page(
         body='<blockquote data-callout="Warning"><p>Mind the step when you enter the shed in the '
         "dark.</p></blockquote>"
     )
-    assert "> [!WARNING]\n> Mind the step" in readwell.extract(page, url=S.PAGE_URL).markdown
+    assert "> [!WARNING]\n> Mind the step" in readwell.extract(page, url=article.PAGE_URL).markdown
 
 
 @pytest.mark.parametrize(
@@ -233,13 +231,13 @@ def test_serializer_keeps_blank_lines_in_pre_and_attributes() -> None:
 
 
 def test_control_characters_never_reach_outputs() -> None:
-    page = S.article_page(
+    page = article.article_page(
         body="<p>Bell \x07 escape \x1b[2J c1 \x9b and &#x1b;]0;t&#x7; end of line.</p>"
         '<pre><code>x\x1b[0m y</code></pre><img src="https://example.org/a.png" alt="a\x1bb">'
     )
-    r = readwell.extract(page, url=S.PAGE_URL)
+    r = readwell.extract(page, url=article.PAGE_URL)
     for out in (r.content_html, r.markdown, r.text):
-        assert not S.CONTROL.search(out)
+        assert not reference.CONTROL.search(out)
     assert "Bell escape [2J c1 and ]0;t end of line." in r.text
 
 
@@ -263,7 +261,7 @@ def test_scheme_check_matches_browser(url: str, ok: bool) -> None:
     """``is_safe_url`` agrees with the independent ``browser_scheme`` (or is stricter: a browser reads
     ``\\u2000javascript:x`` as a relative URL, we refuse it)."""
     assert is_safe_url(url) is ok
-    assert S.url_ok(url, image=False) is ok or "\u2000" in url
+    assert reference.url_ok(url, image=False) is ok or "\u2000" in url
 
 
 def test_security_md_lists_the_allow_lists() -> None:
@@ -289,9 +287,11 @@ def test_bleach_linear_walker_matches_stock() -> None:
     from readwell import sanitize
 
     pages = [fx.data for fx in SECURITY_FIXTURES] + [
-        S.article_page(body="\n".join(p.html for p in S.PAYLOADS if p.where == "body" and p.cls != "url"))
+        article.article_page(
+            body="\n".join(p.html for p in payloads.PAYLOADS if p.where == "body" and p.cls != "url")
+        )
     ]
-    htmls = [readwell.extract(p, url=S.PAGE_URL).content_html for p in pages]
+    htmls = [readwell.extract(p, url=article.PAGE_URL).content_html for p in pages]
     htmls.append(
         "<div>" + "<p>a <b>b <i>c</i></b> d</p>" * 300 + "</div><ul>" + "<li>x</li>" * 50 + "</ul>tail"
     )

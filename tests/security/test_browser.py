@@ -2,7 +2,7 @@
 
 For every ``fixtures/security--*.html`` page and for one page holding the whole payload corpus, three pages are
 served from 127.0.0.1: the article HTML (``content_html``) as a reader view would show it, a saved-article page
-assembled from the escaped metadata (``securitylib.saved_page``), and our Markdown rendered by a permissive
+assembled from the escaped metadata (``security.checks.saved_page``), and our Markdown rendered by a permissive
 CommonMark renderer (raw HTML on, link validation off). Traps: JavaScript dialogs, ``window.__pwned``, any
 request to ``trap.example`` or to ``/trap`` on the local server, popups, and leaving the page. Every link,
 button and summary is clicked, and focus/pointer/animation events are dispatched on every element.
@@ -15,21 +15,16 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import fixturelib
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import fixturelib  # noqa: E402
-import readwell  # noqa: E402
-import securitylib as S  # noqa: E402
+import readwell
+from security import article, checks, payloads, reference
 
 pytestmark = pytest.mark.browser
 
@@ -149,7 +144,7 @@ def _reader_page(content_html: str) -> str:
 
 
 def _markdown_page(markdown: str) -> str:
-    body = S.markdown_renderer().render(markdown)
+    body = checks.markdown_renderer().render(markdown)
     return f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>Markdown</title></head><body>{body}</body></html>'
 
 
@@ -172,7 +167,7 @@ class _Traps:
         if urlsplit(u).netloc == f"127.0.0.1:{self.server.port}":
             r.continue_()
             return
-        if S.TRAP_HOST in u or "/trap" in u:
+        if reference.TRAP_HOST in u or "/trap" in u:
             self.fired.append(f"request {u}")
         r.fulfill(status=204, body="")
 
@@ -217,18 +212,18 @@ def test_trap_works(traps: _Traps, server: _Server) -> None:
     raw = (
         '<!DOCTYPE html><body><img src=x onerror="alert(\'xss-raw\')"><a href="https://example.org/1">1</a>'
         '<a href="javascript:window.__pwned=1">a</a><a href="https://example.org/2">2</a>'
-        f'<iframe src="https://{S.TRAP_HOST}/frame"></iframe></body>'
+        f'<iframe src="https://{reference.TRAP_HOST}/frame"></iframe></body>'
     )
     fired = traps.run(server.add("/raw", raw))
     assert any(f.startswith("dialog") for f in fired), fired
     assert any(f.startswith("window.__pwned") for f in fired), fired
-    assert any(S.TRAP_HOST in f for f in fired), fired
+    assert any(reference.TRAP_HOST in f for f in fired), fired
 
 
 def _pages(server: _Server, name: str, result: Any) -> list[str]:
     return [
         server.add(f"/{name}/reader", _reader_page(result.content_html)),
-        server.add(f"/{name}/saved", S.saved_page(result)),
+        server.add(f"/{name}/saved", checks.saved_page(result)),
         server.add(f"/{name}/markdown", _markdown_page(result.markdown)),
     ]
 
@@ -245,16 +240,16 @@ def test_corpus_outputs_fire_nothing(traps: _Traps, server: _Server) -> None:
     """Every body payload of the corpus in one article (the URL product in one block per context)."""
     parts = [
         f"<p>Sample {p.id} follows in plain words.</p>{p.html}"
-        for p in S.PAYLOADS
+        for p in payloads.PAYLOADS
         if p.where == "body" and p.keep
     ]
-    page = S.article_page(body="\n".join(parts))
-    result = readwell.extract(page, url=S.PAGE_URL)
-    assert result.found and S.KEEP_TAIL in result.text
+    page = article.article_page(body="\n".join(parts))
+    result = readwell.extract(page, url=article.PAGE_URL)
+    assert result.found and article.KEEP_TAIL in result.text
     # without a page URL, relative targets stay relative (the entity-in-target Markdown vector needs that)
     no_url = readwell.extract(page)
-    head = "\n".join(p.html for p in S.PAYLOADS if p.where == "head")
-    meta = readwell.extract(S.article_page(head=head, title=None), url=S.PAGE_URL)
+    head = "\n".join(p.html for p in payloads.PAYLOADS if p.where == "head")
+    meta = readwell.extract(article.article_page(head=head, title=None), url=article.PAGE_URL)
     urls = (
         _pages(server, "corpus", result)
         + _pages(server, "corpus-no-url", no_url)
