@@ -124,7 +124,7 @@ def extension_browser(playwright, profile_dir: Path, downloads_dir: Path, ext_di
         sw = (
             ctx.service_workers[0]
             if ctx.service_workers
-            else ctx.wait_for_event("serviceworker", timeout=30000)
+            else ctx.wait_for_event("serviceworker", timeout=60_000)
         )
         cdp = ctx.browser.new_browser_cdp_session() if ctx.browser else None
         if cdp is None:

@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 import fixturelib
 import pytest
 import readwell
+
 from security import article, checks, payloads, reference
 
 pytestmark = pytest.mark.browser
@@ -156,7 +157,7 @@ class _Traps:
         self.server = server
         self.fired: list[str] = []
         self.context = browser.new_context(java_script_enabled=True)
-        self.context.set_default_timeout(5000)
+        self.context.set_default_timeout(60_000)  # a hang guard: a busy machine can take seconds per page
         self.context.route("**/*", self._route)
         self.page = self.context.new_page()  # reused: each run navigates it to a fresh document
         self.page.on("dialog", self._dialog)

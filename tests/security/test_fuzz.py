@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 import readwell  # noqa: E402
+
 from security import article, checks
 from security.fuzzer import BIG_CASES, fuzz_strategy
 

@@ -20,6 +20,7 @@ from readwell.render_html import serialize
 from readwell.render_markdown import esc_url, front_matter, to_markdown
 from readwell.sanitize import bleach_final, clean_attr, sanitize_tree
 from readwell.urls import is_safe_url, split_srcset
+
 from security import article, checks, payloads, reference
 
 SECURITY_FIXTURES = fixturelib.all_fixtures("security")
