@@ -65,7 +65,7 @@ def measure(root: Element) -> dict[int, Stat]:
         t = el.tag
         if t == "p":
             s.paragraphs += 1
-        elif t in ("img", "picture") and t == "img":
+        elif t == "img":
             s.images += 1
         elif t == "li":
             s.list_items += 1

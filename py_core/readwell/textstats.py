@@ -15,10 +15,6 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-
 _CLAUSE = re.compile(r"[,،、，;；:：]|[.!?。！？](?=\s|$)|[。！？]")
 _WORD = re.compile(r"\w+")
 
-INLINE_TAGS = frozenset(
-    """a abbr b bdi bdo br cite code data dfn em i kbd mark q rp rt ruby s samp small span strong sub sup time
-    u var wbr img picture font big tt strike del ins label""".split()
-)
 BLOCK_TAGS = frozenset(
     """address article aside blockquote dd details dialog div dl dt fieldset figcaption figure footer form h1
     h2 h3 h4 h5 h6 header hgroup hr li main nav ol p pre section table ul tr td th tbody thead tfoot caption
@@ -40,29 +36,6 @@ def word_count(s: str) -> int:
     """Words, with each CJK character counted as one word (for reading time)."""
     cjk = len(_CJK.findall(s))
     return len(_WORD.findall(_CJK.sub(" ", s))) + cjk
-
-
-def inner_text(el: Element) -> str:
-    return normalize_space(el.text())
-
-
-def link_text_units(el: Element) -> int:
-    """Text units inside links (a link's text counted once even if nested)."""
-    total = 0
-    for a in el.iter():
-        if a.tag == "a" and a.get("href", "") != "" and not any(p.tag == "a" for p in a.ancestors()):
-            href = a.get("href")
-            # Same-page anchors (footnotes, table of contents) are not outgoing links: weigh them less.
-            w = 0.3 if href.startswith("#") else 1.0
-            total += int(text_units(a.text()) * w)
-    return total
-
-
-def link_density(el: Element, units: int | None = None) -> float:
-    units = text_units(el.text()) if units is None else units
-    if units == 0:
-        return 0.0
-    return min(1.0, link_text_units(el) / units)
 
 
 _DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.I)
@@ -92,14 +65,6 @@ def hidden_reason(el: Element) -> str | None:
         if text_units(el.text()) > 0 and el.find("math") is None:
             return "aria-hidden block"
     return None
-
-
-def direct_text(el: Element) -> str:
-    return "".join(c.data for c in el.children if isinstance(c, Text))
-
-
-def has_block_child(el: Element) -> bool:
-    return any(isinstance(c, Element) and c.tag in BLOCK_TAGS for c in el.children)
 
 
 def led_by_link(el: Element) -> bool:
