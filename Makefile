@@ -27,8 +27,10 @@ test: lint        ## all tests (CPython, Pyodide in Node, Chromium)
 
 check: setup test ## install everything, then run all tests (what CI runs)
 
-lint:
+lint:             ## formatting, lint with line length enforced, types of py_core (mypy), ESLint
+	$(PYTHON) -m ruff format --check py_core tests build_scripts
 	$(PYTHON) -m ruff check py_core tests build_scripts
+	$(PYTHON) -m mypy py_core
 
 bench:            ## F1/precision/recall and ms per page on shared/benchmarks/scrapinghub
 	$(PYTHON) -m readwell.bench --jobs 2

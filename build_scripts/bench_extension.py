@@ -3,10 +3,11 @@ cold (first use in a fresh browser) and warm (later pages), the longest main-thr
 Readability.js 0.6.0 (node_modules/@mozilla/readability) injected into the same tabs as the peer figure.
 Also measures the alternative we rejected: Pyodide loaded in the content script (page main thread).
 
-Cold is measured the way a user sees it: a fresh browser (new profile: the extension is installed and pre-warms
-its engine), a page loaded, then the reader command, either right away ("cold_0s") or 3 s after the browser
-started ("cold_3s"); each in its own fresh browser, --cold-rounds times. "cold_unwarmed" is the engine loaded
-by the command itself (engine document closed first), i.e. what a first command cost before the pre-warm.
+Cold is measured the way a user sees it: a fresh browser (new profile: the extension is installed and
+pre-warms its engine), a page loaded, then the reader command, either right away ("cold_0s") or 3 s after the
+browser started ("cold_3s"); each in its own fresh browser, --cold-rounds times. "cold_unwarmed" is the engine
+loaded by the command itself (engine document closed first), i.e. what a first command cost before the
+pre-warm.
 
     python build_scripts/bench_extension.py [--json out/bench-extension.json] [--rounds 3] [--cold-rounds 2]
 
@@ -31,14 +32,17 @@ ROOT = Path(__file__).resolve().parent.parent
 READABILITY = ROOT / "node_modules" / "@mozilla" / "readability" / "Readability.js"
 CORPUS = Path("/work/shared/benchmarks/scrapinghub/html")
 
-LONGTASKS = """(() => { window.__rwLong = []; try { new PerformanceObserver((l) => { for (const e of l.getEntries())
-  window.__rwLong.push(e.duration); }).observe({ type: 'longtask', buffered: true }); } catch (e) {} })();"""
+LONGTASKS = """(() => { window.__rwLong = []; try { new PerformanceObserver((l) => {
+  for (const e of l.getEntries()) window.__rwLong.push(e.duration);
+}).observe({ type: 'longtask', buffered: true }); } catch (e) {} })();"""
 READER = """async (tab) => { const t0 = performance.now(); const r = await self.readwell.reader(tab);
   return { ms: performance.now() - t0, found: r.found, snapshotMs: r.snapshotMs }; }"""
 PAGE_ENGINE = """async (tab) => { const t0 = performance.now();
-  const r = await chrome.tabs.sendMessage(tab, { to: 'content', cmd: 'extract', options: { engine: 'page' } });
+  const r = await chrome.tabs.sendMessage(tab,
+    { to: 'content', cmd: 'extract', options: { engine: 'page' } });
   return { ms: performance.now() - t0, engine: r.value ? r.value.engine : r.error }; }"""
-READABILITY_RUN = """() => { const t0 = performance.now(); const a = new Readability(document.cloneNode(true)).parse();
+READABILITY_RUN = """() => { const t0 = performance.now();
+  const a = new Readability(document.cloneNode(true)).parse();
   return { ms: performance.now() - t0, found: !!a, chars: a ? a.textContent.length : 0 }; }"""
 
 
@@ -208,16 +212,17 @@ def main(argv=None) -> int:
     print("readwell extension (reader command -> article shown; longest main-thread task seen by the page)")
     for c in c0 + c3:
         print(
-            f"  cold {c['delay_s']:.0f}s {c['page']:<12} {c['ms']:7.0f} ms  (command {c['command_at_ms']:5.0f} ms after "
-            f"launch: sw {c['sw_ready_ms']:4.0f} ms + page load {c['page_load_ms']:4.0f} ms; engine "
-            f"{c['engine_state_at_command']} at command, loaded in {c['engine_load_ms'] or 0:4.0f} ms, snapshot "
-            f"{c['from_snapshot']}, pre-warm {c['prewarm']})  longest task {c['longest_task_ms']:4.0f} ms"
+            f"  cold {c['delay_s']:.0f}s {c['page']:<12} {c['ms']:7.0f} ms  "
+            f"(command {c['command_at_ms']:5.0f} ms after launch: sw {c['sw_ready_ms']:4.0f} ms "
+            f"+ page load {c['page_load_ms']:4.0f} ms; engine {c['engine_state_at_command']} at command, "
+            f"loaded in {c['engine_load_ms'] or 0:4.0f} ms, snapshot {c['from_snapshot']}, "
+            f"pre-warm {c['prewarm']})  longest task {c['longest_task_ms']:4.0f} ms"
         )
     for w in [report["cold"], *report["warm"]]:
         rdb = w.get("readability") or {}
         print(
-            f"  {'unwarmed' if w is report['cold'] else 'warm'} {w['page']:<12} {w['ms']:7.0f} ms  longest task "
-            f"{w['longest_task_ms']:5.0f} ms  snapshot {w.get('snapshotMs') or 0:5.1f} ms  "
+            f"  {'unwarmed' if w is report['cold'] else 'warm'} {w['page']:<12} {w['ms']:7.0f} ms  "
+            f"longest task {w['longest_task_ms']:5.0f} ms  snapshot {w.get('snapshotMs') or 0:5.1f} ms  "
             f"| Readability.js {rdb.get('ms', float('nan')):6.1f} ms"
         )
     for k, v in summary.items():

@@ -105,7 +105,7 @@ class FixtureServer:
 
 @contextmanager
 def extension_browser(playwright, profile_dir: Path, downloads_dir: Path, ext_dir: Path = EXTENSION):
-    """Yield (context, service_worker, extension_id). Downloads land in downloads_dir under their own names."""
+    """Yield (context, service_worker, extension_id); downloads land in downloads_dir under their names."""
     if not (ext_dir / "manifest.json").is_file():
         raise RuntimeError(f"{ext_dir} is not built: run `make build`")
     prefs = profile_dir / "Default" / "Preferences"

@@ -1,6 +1,6 @@
-"""The main job, in the extension: build/extension loaded in headless Chromium, the bundled example page served
-from 127.0.0.1, the reader view opened, and the article saved as Markdown and as self-contained HTML, plus a
-PNG screenshot of the reader view, under out/extension/.
+"""The main job, in the extension: build/extension loaded in headless Chromium, the bundled example page
+served from 127.0.0.1, the reader view opened, and the article saved as Markdown and as self-contained HTML,
+plus a PNG screenshot of the reader view, under out/extension/.
 
     python build_scripts/run_example.py [fixtures/core--news-article-basic.html] [--out out/extension]
 """

@@ -1,4 +1,4 @@
-"""A tiny HTTP server on 127.0.0.1 (random port, background thread) serving fixed pages to URL-source tests."""
+"""A tiny HTTP server on 127.0.0.1 (random port, background thread) serving fixed pages to URL tests."""
 
 from __future__ import annotations
 

@@ -57,11 +57,15 @@ ARTICLE = fixturelib.FIXTURES / "core--news-article-basic.html"
 NO_ARTICLE = fixturelib.FIXTURES / "readerable--nav-plus-four-words.html"
 
 SENTENCES = [
-    "Le café du coin fait son propre pain chaque matin, et la crème brûlée du vendredi attire une longue file.",
-    "Les meuniers expliquent que la farine fraîchement moulue absorbe l'eau autrement, ce qui change la pâte.",
-    "Au printemps, la boulangère ajoute des graines de lin, de tournesol et de courge à son pain de campagne.",
+    "Le café du coin fait son propre pain chaque matin, et la crème brûlée du "
+    "vendredi attire une longue file.",
+    "Les meuniers expliquent que la farine fraîchement moulue absorbe l'eau "
+    "autrement, ce qui change la pâte.",
+    "Au printemps, la boulangère ajoute des graines de lin, de tournesol et de "
+    "courge à son pain de campagne.",
     "Ces pains se conservent plusieurs jours enveloppés dans un torchon propre, loin de la chaleur du four.",
-    "Les clients réguliers réservent leur miche la veille, car tout est vendu avant midi les jours de marché.",
+    "Les clients réguliers réservent leur miche la veille, car tout est vendu avant "
+    "midi les jours de marché.",
 ]
 
 
@@ -417,7 +421,9 @@ def big_page(mb: float = 2.0) -> str:
 
 
 async def _max_tick_gap(work: Any) -> tuple[Any, float, int, float]:
-    """Run ``work()`` (a coroutine factory) while a task ticks every 10 ms; (result, max gap, ticks, elapsed)."""
+    """Run ``work()`` (a coroutine factory) while a task ticks every 10 ms.
+
+    Returns (result, longest gap between ticks, tick count, elapsed seconds)."""
     gaps: list[float] = []
     done = asyncio.Event()
 

@@ -42,7 +42,7 @@ SELECTOR_FX = FX / "stage-remove_by_selector--boilerplate-classes.html"
 
 
 def readwell_cmd() -> list[str]:
-    """The installed console script of this interpreter (not a pyenv shim), else ``python -m readwell.cli``."""
+    """This interpreter's own console script (not a pyenv shim), else ``python -m readwell.cli``."""
     script = Path(sysconfig.get_path("scripts")) / "readwell"
     if script.is_file():
         return [str(script)]

@@ -179,11 +179,13 @@ def test_commonjs_entry(engine_dir: Path):
         "  const named = names.filter((n) => typeof rw[n] === 'function');"
         "  const dflt = names.filter((n) => rw.default && typeof rw.default[n] === 'function');"
         "  const stages = await rw.stages();"
-        "  const r = await rw.default.extract('<html><body><article><h1>T</h1><p>' + 'Words of text. '.repeat(40)"
-        "    + '</p></article></body></html>', { url: 'https://example.com/cjs' });"
+        "  const html = '<html><body><article><h1>T</h1><p>' + 'Words of text. '.repeat(40)"
+        "    + '</p></article></body></html>';"
+        "  const r = await rw.default.extract(html, { url: 'https://example.com/cjs' });"
         "  const rd = await rw.isProbablyReaderable('<p>short</p>');"
-        "  process.stdout.write(JSON.stringify({ named, dflt, stages, type: typeof r, isArray: Array.isArray(r),"
-        "    proto: Object.getPrototypeOf(r) === Object.prototype, rdType: typeof rd }));"
+        "  process.stdout.write(JSON.stringify({ named, dflt, stages, type: typeof r,"
+        "    isArray: Array.isArray(r), proto: Object.getPrototypeOf(r) === Object.prototype,"
+        "    rdType: typeof rd }));"
         "})().catch((e) => { console.error(e); process.exit(1); });"
     )
     proc = subprocess.run(

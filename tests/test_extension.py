@@ -65,16 +65,21 @@ HOSTILE = b"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
 anything the page wrote, whatever the markup looks like, and how saved files must stay inert as well.</p>
 <p>Second paragraph with a <a href="javascript:window.__pwned=1">script link</a>, a
 <a href=" jav&#x09;ascript:window.__pwned=1">tabbed link</a> and an image <img src="/img/10x10.png"
-onerror="window.__pwned=1" onload="window.__pwned=1"> plus an <iframe srcdoc="<script>parent.__pwned=1</script>">
-</iframe> and <svg><script>window.__pwned=1</script><a xlink:href="javascript:window.__pwned=1">svg</a></svg>.</p>
-<p>Third paragraph: <object data="javascript:window.__pwned=1"></object><embed src="javascript:window.__pwned=1">
+onerror="window.__pwned=1" onload="window.__pwned=1"> plus an <iframe
+srcdoc="<script>parent.__pwned=1</script>">
+</iframe> and <svg><script>window.__pwned=1</script><a
+xlink:href="javascript:window.__pwned=1">svg</a></svg>.</p>
+<p>Third paragraph: <object data="javascript:window.__pwned=1"></object><embed
+src="javascript:window.__pwned=1">
 <form action="javascript:window.__pwned=1"><button formaction="javascript:window.__pwned=1">go</button></form>
-<math><mtext><table><mglyph><style><img src=x onerror="window.__pwned=1"></style></mglyph></table></mtext></math>
+<math><mtext><table><mglyph><style><img src=x
+onerror="window.__pwned=1"></style></mglyph></table></mtext></math>
 and enough words to keep the paragraph counted as content by the extractor, for sure.</p>
 <noscript><p title="</noscript><img src=x onerror=window.__pwned=1>">noscript</p></noscript>
 </article></body></html>"""
 
-IMAGE_PAGE = b"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Pictures: of / a "river" | CON</title>
+IMAGE_PAGE = b"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
+<title>Pictures: of / a "river" | CON</title>
 </head><body><article><h1>Pictures of a river</h1>
 <p>The survey team photographed every sampling point along the river so that the next visit can find the same
 spot again, with the same angle and the same landmarks in view, which matters more than one would think.</p>
@@ -85,23 +90,26 @@ of pictures that show how the banks change with the seasons and after floods.</p
 
 # Hidden by a stylesheet: only the live DOM's computed style can tell (the explicit layout-based difference).
 STYLE_HIDDEN = b"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Stylesheet hidden</title>
-<style>.qq7 { display: none } .qq8 { visibility: hidden }</style></head><body><article><h1>Stylesheet hidden</h1>
+<style>.qq7 { display: none } .qq8 { visibility: hidden }</style></head>
+<body><article><h1>Stylesheet hidden</h1>
 <p>The first paragraph of this page is ordinary prose that anyone can see, long enough to count as an article
 body on its own, about how rivers carry sediment from the hills down to the sea over many years.</p>
-<div class="qq7"><p>This paragraph is hidden by the page stylesheet and only a browser with computed styles knows
-that nobody can read it on screen, so the extension drops it while the static parse keeps it.</p></div>
-<p class="qq8">This paragraph is invisible through visibility hidden set by a class rule in the stylesheet above,
-which again only computed style reveals to the extractor running on the live page.</p>
-<p>The last paragraph is visible again and closes the article with a few more words about floods and banks.</p>
+<div class="qq7"><p>This paragraph is hidden by the page stylesheet and only a browser with computed styles
+knows that nobody can read it on screen, so the extension drops it while the static parse keeps it.</p></div>
+<p class="qq8">This paragraph is invisible through visibility hidden set by a class rule in the stylesheet
+above, which again only computed style reveals to the extractor running on the live page.</p>
+<p>The last paragraph is visible again and closes the article with a few more words about floods and
+banks.</p>
 </article></body></html>"""
 LAYOUT_ONLY = (
     "This paragraph is hidden by the page stylesheet",
     "This paragraph is invisible through visibility",
 )
 
-# Markdown with images beside it: two different images with the same file name, a reserved device name, the same
-# URL twice, a 404 and an HTML page behind an image URL (both must keep their absolute URL).
-GALLERY = b"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Gallery: the river banks</title></head>
+# Markdown with images beside it: two different images with the same file name, a reserved device name, the
+# same URL twice, a 404 and an HTML page behind an image URL (both must keep their absolute URL).
+GALLERY = b"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
+<title>Gallery: the river banks</title></head>
 <body><article><h1>Gallery: the river banks</h1>
 <p>The survey team photographed every sampling point along the river so that the next visit can find the same
 spot again, with the same angle and the same landmarks in view, which matters more than one would think.</p>
@@ -110,11 +118,12 @@ spot again, with the same angle and the same landmarks in view, which matters mo
 of pictures that show how the banks change with the seasons and after floods.</p>
 <p><img src="/pics/b/photo.png" alt="Downstream" width="120" height="80">
 <img src="/pics/con.png" alt="Confluence" width="120" height="80"></p>
-<p>The same upstream picture again, as the article repeats it: <img src="/pics/a/photo.png" alt="Upstream again"
-width="120" height="80"></p>
+<p>The same upstream picture again, as the article repeats it: <img src="/pics/a/photo.png"
+alt="Upstream again" width="120" height="80"></p>
 <p><img src="/pics/missing.png" alt="Missing" width="120" height="80">
 <img src="/pics/page.png" alt="Not an image" width="120" height="80"></p>
-<p>The last paragraph closes the gallery with a few words about the next survey and the volunteers who help.</p>
+<p>The last paragraph closes the gallery with a few words about the next survey and the volunteers who
+help.</p>
 </article></body></html>"""
 GALLERY_ROUTES = {
     "/gallery.html": ("text/html", GALLERY),
@@ -124,24 +133,29 @@ GALLERY_ROUTES = {
     "/pics/page.png": ("text/html", b"<!DOCTYPE html><p>not an image</p>"),
 }
 
-# Same-origin iframe holding the article (with a nested same-origin note), plus a cross-origin one (localhost vs
-# 127.0.0.1) whose text must stay out.
-FRAMED = b"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Framed: tides of the estuary</title>
+# Same-origin iframe holding the article (with a nested same-origin note), plus a cross-origin one (localhost
+# vs 127.0.0.1) whose text must stay out.
+FRAMED = b"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
+<title>Framed: tides of the estuary</title>
 </head><body><nav><a href="/">Home</a> <a href="/about">About</a></nav>
 <iframe src="/framed-article.html" title="story" style="width:100%;height:1600px;border:0"></iframe>
 <iframe id="xo" style="width:300px;height:100px;border:0"></iframe>
-<script>document.getElementById('xo').src = 'http://localhost:' + location.port + '/framed-cross.html';</script>
+<script>document.getElementById('xo').src = 'http://localhost:' + location.port +
+'/framed-cross.html';</script>
 <footer>Copyright the estuary society</footer></body></html>"""
-FRAMED_ARTICLE = b"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>inner</title></head><body>
+FRAMED_ARTICLE = b"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
+<title>inner</title></head><body>
 <article><h1>Tides of the estuary</h1>
-<p>Twice a day the sea pushes up the estuary and the river backs up behind it, so the water level at the old mill
+<p>Twice a day the sea pushes up the estuary and the river backs up behind it, so the water level at the old
+mill
 rises and falls by almost two metres, which the volunteers measure every hour through the whole season.</p>
 <p>The readings show that the salt wedge reaches further upstream in dry summers than anyone expected, and the
 reed beds along the banks have started to change as a result, with new species taking hold near the mill.</p>
 <iframe src="/framed-note.html" style="width:100%;height:200px;border:0"></iframe>
 <p>The last paragraph of the framed article thanks the volunteers and the mill owners for their patience.</p>
 </article></body></html>"""
-FRAMED_NOTE = b"""<!DOCTYPE html><html><body><p>A nested note from the second frame level: readings are in metres
+FRAMED_NOTE = b"""<!DOCTYPE html><html><body><p>A nested note from the second frame level: readings are in
+metres
 above the chart datum of the harbour, corrected for the atmospheric pressure of the day.</p></body></html>"""
 FRAMED_CROSS = b"""<!DOCTYPE html><html><body><p>CROSSORIGINSECRET text that the extension cannot and must not
 read from another origin.</p></body></html>"""
@@ -487,15 +501,16 @@ def test_overlay_boxes_match_log_without_layout_shift(env):
     tid = open_url(env, env["srv"].url("core--blog-post-with-sidebar.html"))
     before = page_dom(page)
     rects = (
-        "() => Array.from(document.body.querySelectorAll('*')).map(e => { const r = e.getBoundingClientRect();"
-        " return [r.x, r.y, r.width, r.height].join(',') }).join(';')"
+        "() => Array.from(document.body.querySelectorAll('*')).map(e => {"
+        " const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].join(',') }).join(';')"
     )
     layout_before = page.evaluate(rects)
     log = call(sw, "extract", tid, {"debug": True})
     r = call(sw, "overlay", tid)
     assert r["open"] and r["removals"] == len(log["removals"])
     boxes = page.evaluate("""() => Array.from(document.querySelector('readwell-overlay').shadowRoot
-        .querySelectorAll('[data-readwell-removal]')).map(b => [Number(b.dataset.nodeId), b.dataset.readwellRemoval])""")
+        .querySelectorAll('[data-readwell-removal]'))
+        .map(b => [Number(b.dataset.nodeId), b.dataset.readwellRemoval])""")
     # every element removal that points at a live element has one box, coloured by its stage
     expected = sorted((e["node_id"], e["stage"]) for e in log["removals"] if e.get("tag"))
     assert sorted(tuple(b) for b in boxes) == expected, (boxes, log["removals"])
@@ -587,8 +602,9 @@ HOSTILE_CHECK = """() => {
   const root = host.shadowRoot;
   const bad = [];
   // everything page-derived lives under .rw-page (the toolbar is ours)
+  const never = /^(script|iframe|object|embed|form|style|link|meta|base|svg|math|frame|noscript|template)$/;
   for (const e of root.querySelectorAll('.rw-page, .rw-page *')) {
-    if (/^(script|iframe|object|embed|form|style|link|meta|base|svg|math|frame|noscript|template)$/.test(e.localName)) bad.push(e.localName);
+    if (never.test(e.localName)) bad.push(e.localName);
     for (const a of e.attributes) {
       if (/^on/i.test(a.name) || a.name === 'srcdoc' || a.name === 'style') bad.push(a.name);
       if (/^\\s*(javascript|vbscript|data):/i.test(a.value.replace(/[\\u0000-\\u0020]/g, '')) &&

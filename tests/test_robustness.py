@@ -326,7 +326,7 @@ def test_cli_many_logged_siblings_finds_no_article(tmp_path: Path) -> None:
 
 
 def test_deep_nesting_in_process_no_recursion_error() -> None:
-    """Depth well past Python's recursion limit (modest size: the parser is quadratic, see the xfail above)."""
+    """Depth past the recursion limit (a modest size: the parser is quadratic, see the xfail above)."""
     depth = sys.getrecursionlimit() + 200
     for tag in ("div", "b", "span", "blockquote", "li"):
         extract_or_input_error(f"<{tag}>" * depth + ARTICLE_P + f"</{tag}>" * depth, debug=True)

@@ -8,7 +8,7 @@
 - ``fuzzer``: the random-input generator shared by ``test_fuzz.py`` and ``build_scripts/fuzz_bench.py``.
 
 Modules import each other relatively, so the package works both as ``security`` (pytest puts ``tests/`` on
-``sys.path`` through the ``pythonpath`` option in pyproject.toml) and as ``tests.security`` (the benchmark, run
-as ``python3 -m build_scripts.fuzz_bench`` from the repository root). This file imports nothing, so that
+``sys.path`` through the ``pythonpath`` option in pyproject.toml) and as ``tests.security`` (the benchmark,
+run as ``python3 -m build_scripts.fuzz_bench`` from the repository root). This file imports nothing, so that
 ``conftest.py`` can register the helper modules for assertion rewriting before they are imported.
 """

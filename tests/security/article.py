@@ -11,8 +11,8 @@ KEEP_LEAD = "The lead-in sentence before the sample stays in the article"
 KEEP_TAIL = "The closing sentence after the sample stays in the article too"
 PARAGRAPHS = [
     "A small garden pond attracts more wildlife than almost any other feature of the same size. Within a few "
-    "weeks of filling, water beetles and pond skaters arrive on their own, and frogs often find a new pond in "
-    "the first spring after it is dug, even in a town garden far from other water.",
+    "weeks of filling, water beetles and pond skaters arrive on their own, and frogs often find a new pond "
+    "in the first spring after it is dug, even in a town garden far from other water.",
     "The shape matters more than the size. A gently sloping edge on at least one side lets young frogs, "
     "hedgehogs and birds get in and out safely, while a deeper area in the middle stays cool in summer and "
     "does not freeze solid in winter, which gives the animals somewhere to shelter.",

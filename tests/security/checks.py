@@ -105,7 +105,8 @@ def assert_reparse_stable(html: str, seen: Element | None = None) -> Element:
     second round trip changes nothing (no mutation between our serializer and a browser's parser).
 
     ``seen``: the tree the sanitizer cleaned; every element of the re-parse must be one it saw (same tag and
-    attributes), except attribute-less elements the parser implies (``<p>`` for a stray ``</p>``, ``<tbody>``).
+    attributes), except attribute-less elements the parser implies (``<p>`` for a stray ``</p>``,
+    ``<tbody>``).
     """
     first = reparse(html)
     check_element_policy(first)
@@ -236,8 +237,8 @@ def check_metadata(result: Any) -> None:
 
 
 def saved_page(result: Any) -> str:
-    """A saved-article page assembled the way the reader view and saved files must be: every page-derived value
-    escaped for its context (text, double-quoted attribute), the article body from ``content_html``."""
+    """A saved-article page assembled the way the reader view and saved files must be: every page-derived
+    value escaped for its context (text, double-quoted attribute), the article body from ``content_html``."""
 
     def attr(v: Any) -> str:
         return escape_attr(str(v or ""))
@@ -247,7 +248,8 @@ def saved_page(result: Any) -> str:
 
     img = f'<img src="{attr(result.lead_image)}" alt="">' if result.lead_image else ""
     return (
-        f'<!DOCTYPE html><html lang="{attr(result.lang)}" dir="{attr(result.dir)}"><head><meta charset="utf-8">'
+        f'<!DOCTYPE html><html lang="{attr(result.lang)}" dir="{attr(result.dir)}">'
+        '<head><meta charset="utf-8">'
         f"<title>{text(result.title)}</title>"
         f'<meta name="author" content="{attr(result.byline)}">'
         f'<meta name="description" content="{attr(result.excerpt)}">'

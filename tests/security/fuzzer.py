@@ -178,8 +178,8 @@ def _fuzz_text(rng: Any, n: int) -> str:
 
 
 def fuzz_case(rng: Any) -> tuple[str | bytes, str | None]:
-    """One fuzz input from ``rng`` (a ``random.Random``): tag soup, or a real page with mutations, with payload
-    fragments spliced in; sometimes bytes with invalid UTF-8; with or without a page URL."""
+    """One fuzz input from ``rng`` (a ``random.Random``): tag soup, or a real page with mutations, with
+    payload fragments spliced in; sometimes bytes with invalid UTF-8; with or without a page URL."""
     kind = rng.random()
     if kind < 0.4:
         parts = []

@@ -73,8 +73,8 @@ URL_CONTEXTS: dict[str, str] = {
     "form-action": '<form action="{url}"><button>alpha label</button></form>',
     "button-formaction": '<button formaction="{url}">alpha label</button>',
     "input-formaction": '<input type="submit" formaction="{url}" value="alpha label">',
-    "svg-xlink-href": '<svg width="60" height="20"><a xlink:href="{url}"><text x="0" y="15">alpha label</text>'
-    "</a></svg>",
+    "svg-xlink-href": '<svg width="60" height="20"><a xlink:href="{url}">'
+    '<text x="0" y="15">alpha label</text></a></svg>',
     "svg-href": '<svg width="60" height="20"><a href="{url}"><text x="0" y="15">alpha label</text></a></svg>',
     "math-href": '<math href="{url}"><mtext>alpha label</mtext></math>',
     "html-xlink-href": '<a xlink:href="{url}">alpha label</a>',
@@ -86,8 +86,8 @@ URL_CONTEXTS: dict[str, str] = {
     "embed-src": '<embed src="{url}">',
     "area-href": '<img src="https://example.org/media/map.png" usemap="#m" alt="alpha label"><map name="m">'
     '<area href="{url}" shape="rect" coords="0,0,10,10" alt="area"></map>',
-    "img-legacy": '<img src="https://example.org/media/ok.png" lowsrc="{url}" dynsrc="{url}" longdesc="{url}" '
-    'alt="alpha label">',
+    "img-legacy": '<img src="https://example.org/media/ok.png" lowsrc="{url}" dynsrc="{url}" '
+    'longdesc="{url}" alt="alpha label">',
     "link-href": '<link rel="stylesheet" href="{url}">',
     "meta-refresh": '<meta http-equiv="refresh" content="0;url={url}">',
     "base-href": '<base href="{url}">',

@@ -2,8 +2,8 @@
 again without calling the code under test.
 
 A scheme check that calls ``readwell.urls.is_safe_url`` would pass whatever that function gets wrong, so
-``browser_scheme`` follows the WHATWG URL parser (strip leading/trailing C0 controls and spaces, remove tabs and
-newlines anywhere, case-fold the scheme) and ``srcset_candidates`` the HTML spec's srcset parser.
+``browser_scheme`` follows the WHATWG URL parser (strip leading/trailing C0 controls and spaces, remove tabs
+and newlines anywhere, case-fold the scheme) and ``srcset_candidates`` the HTML spec's srcset parser.
 
 Markers: every payload's executable part carries ``xss-<id>`` (``alert('xss-u-a-href-plain')``), and every
 resource a payload would load points at ``trap.example``.
@@ -87,9 +87,9 @@ def url_ok(url: str, image: bool) -> bool:
 
 
 def srcset_candidates(value: str) -> list[tuple[str, list[str]]]:
-    """(URL, descriptors) of a srcset as a browser's parser takes them (HTML spec, "parse a srcset attribute"):
-    candidates are separated by commas, a URL is a run of non-ASCII-whitespace (trailing commas end it),
-    descriptors follow up to the next comma outside parentheses."""
+    """(URL, descriptors) of a srcset as a browser's parser takes them (HTML spec, "parse a srcset
+    attribute"): candidates are separated by commas, a URL is a run of non-ASCII-whitespace (trailing commas
+    end it), descriptors follow up to the next comma outside parentheses."""
     out = []
     i, n = 0, len(value)
     ws = "\t\n\x0c\r "

@@ -1,11 +1,12 @@
 """Hostile pages, dynamically: our outputs loaded in headless Chromium with traps, and nothing may fire.
 
-For every ``fixtures/security--*.html`` page and for one page holding the whole payload corpus, three pages are
-served from 127.0.0.1: the article HTML (``content_html``) as a reader view would show it, a saved-article page
-assembled from the escaped metadata (``security.checks.saved_page``), and our Markdown rendered by a permissive
-CommonMark renderer (raw HTML on, link validation off). Traps: JavaScript dialogs, ``window.__pwned``, any
-request to ``trap.example`` or to ``/trap`` on the local server, popups, and leaving the page. Every link,
-button and summary is clicked, and focus/pointer/animation events are dispatched on every element.
+For every ``fixtures/security--*.html`` page and for one page holding the whole payload corpus, three pages
+are served from 127.0.0.1: the article HTML (``content_html``) as a reader view would show it, a saved-article
+page assembled from the escaped metadata (``security.checks.saved_page``), and our Markdown rendered by a
+permissive CommonMark renderer (raw HTML on, link validation off). Traps: JavaScript dialogs,
+``window.__pwned``, any request to ``trap.example`` or to ``/trap`` on the local server, popups, and leaving
+the page. Every link, button and summary is clicked, and focus/pointer/animation events are dispatched on
+every element.
 
 Requests to any other host are answered with 204 No Content, which keeps the page in place (a navigation to a
 204 is abandoned) and keeps the test offline. Uses Debian's /usr/bin/chromium; skipped when it is missing.
@@ -46,7 +47,8 @@ ARGS = [
 CLICK_AND_DISPATCH = """async () => {
   const pause = () => new Promise(r => setTimeout(r, 4));
   let n = 0;
-  for (const el of document.querySelectorAll('a, button, summary, area, label, input, [onclick], [tabindex]')) {
+  const clickable = 'a, button, summary, area, label, input, [onclick], [tabindex]';
+  for (const el of document.querySelectorAll(clickable)) {
     // a link back to this very document would only reload it (not a finding, but it ends the run)
     if (el.href && String(el.href).split('#')[0] === location.href.split('#')[0]) continue;
     try { el.click(); n++; } catch (e) {}
@@ -146,7 +148,8 @@ def _reader_page(content_html: str) -> str:
 
 def _markdown_page(markdown: str) -> str:
     body = checks.markdown_renderer().render(markdown)
-    return f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>Markdown</title></head><body>{body}</body></html>'
+    head = '<meta charset="utf-8"><title>Markdown</title>'
+    return f"<!DOCTYPE html><html><head>{head}</head><body>{body}</body></html>"
 
 
 class _Traps:

@@ -3,9 +3,9 @@ raise anything but ``readwell.InputError`` (no RecursionError, no crash) and eve
 security checks of ``security.checks``.
 
 Deterministic (``derandomize=True``): the same cases run on every machine, so a CI failure reproduces locally.
-A larger run with timings is ``python3 -m build_scripts.fuzz_bench`` (see SECURITY.md); pathological sizes (100,000-deep
-nesting, 20 MB pages) live there, because html5lib needs minutes for some of them. Here the big inputs are
-scaled down to keep this file under ~20 s.
+A larger run with timings is ``python3 -m build_scripts.fuzz_bench`` (see SECURITY.md); pathological sizes
+(100,000-deep nesting, 20 MB pages) live there, because html5lib needs minutes for some of them. Here the big
+inputs are scaled down to keep this file under ~20 s.
 """
 
 from __future__ import annotations

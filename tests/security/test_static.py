@@ -1,7 +1,7 @@
-"""Hostile pages, statically: every payload of the corpus and every ``fixtures/security--*.html`` page, checked on
-every output format (content_html re-parsed, Markdown rendered by CommonMark, text, JSON, front matter, a saved
-page assembled from the metadata). The checks live in ``security.checks``; the dynamic (Chromium) check is in
-``test_browser.py`` and the fuzz test in ``test_fuzz.py``."""
+"""Hostile pages, statically: every payload of the corpus and every ``fixtures/security--*.html`` page,
+checked on every output format (content_html re-parsed, Markdown rendered by CommonMark, text, JSON, front
+matter, a saved page assembled from the metadata). The checks live in ``security.checks``; the dynamic
+(Chromium) check is in ``test_browser.py`` and the fuzz test in ``test_fuzz.py``."""
 
 from __future__ import annotations
 
@@ -113,7 +113,7 @@ MARKDOWN_SENSITIVE = [
 
 @pytest.mark.parametrize("payload", MARKDOWN_SENSITIVE, ids=lambda p: p.id)
 def test_payload_without_page_url(payload: payloads.Payload) -> None:
-    """Without a page URL relative targets stay relative: an entity-like ``&#58;`` is then the whole attack."""
+    """Without a page URL relative targets stay relative: an entity-like ``&#58;`` is the whole attack."""
     checks.check_all(
         article.payload_page(payload),
         url=None,
@@ -123,7 +123,7 @@ def test_payload_without_page_url(payload: payloads.Payload) -> None:
     )
 
 
-# --- the security fixtures ------------------------------------------------------------------------------------
+# --- the security fixtures ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("fx", SECURITY_FIXTURES, ids=lambda f: f.name)
 def test_security_fixture(fx: fixturelib.Fixture) -> None:
     result = checks.check_all(fx.data, url=fx.url, allowed_markers=None, options=fx.options)
@@ -156,7 +156,7 @@ def test_security_fixture_through_cli(fx: fixturelib.Fixture, tmp_path: Path) ->
     checks.check_text(outs["text"], None)
 
 
-# --- the fixes, one by one ------------------------------------------------------------------------------------
+# --- the fixes, one by one ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("url", ["javascript&#58;alert(1)", "javascript&colon;alert(1)", "a&#x3A;b", "&amp;"])
 def test_markdown_target_keeps_entities_literal(url: str) -> None:
     """CommonMark decodes entities in link targets: ``&#58;`` must reach the reader as the five characters."""
