@@ -3,7 +3,7 @@ PYTHON ?= python3
 EXAMPLE ?= fixtures/core--news-article-basic.html
 EXAMPLE_URL ?= https://example.org/news/river-health
 
-.PHONY: setup example build test check lint bench bench-engine bench-extension fixtures clean
+.PHONY: setup example build test check lint bench bench-blame bench-engine bench-extension fixtures clean
 
 setup:            ## install everything (Debian chromium, pip -e .[test], npm ci); idempotent
 	bash build_scripts/setup.sh
@@ -32,8 +32,11 @@ lint:             ## formatting, lint with line length enforced, types of py_cor
 	$(PYTHON) -m ruff check py_core tests build_scripts
 	$(PYTHON) -m mypy py_core
 
-bench:            ## F1/precision/recall and ms per page on shared/benchmarks/scrapinghub
-	$(PYTHON) -m readwell.bench --jobs 2
+bench:            ## F1/P/R per set beside the peers, macro-average, ms per page (all five sets in ../shared/benchmarks)
+	$(PYTHON) -m readwell.bench --set all --jobs 2
+
+bench-blame:      ## loss accounting: lost gold and kept boilerplate by stage and rule, over all sets
+	$(PYTHON) -m readwell.bench --blame --set all --jobs 2 --json out/blame.json
 
 bench-engine:     ## cold start, warm extraction and memory of the engine in Node
 	node build_scripts/bench_engine.mjs

@@ -1,0 +1,367 @@
+"""Loss accounting: which stage and rule cost which gold text, and which boilerplate is still kept.
+
+Per page the pipeline is replayed with an ``after_stage`` hook (the one ``why-missing`` uses), so no stage
+needs to know about it. After each stage the text nodes still attached are compared with those attached
+before it; each text node that disappeared is charged to the log entry of that stage whose node is on the
+text node's ancestor chain at removal time (detached subtrees keep their parent links, so the chain ends at
+the removed node), or to ``<stage>:unlogged``. Text left outside the chosen root is charged to
+``select_root``; text inside the root of a page declared article-less to ``extract:no-article``; sanitizing
+is the last stage.
+
+The page's text nodes, in document order, give a token stream in which every token has a fate: kept or the
+label that removed it. The scorer's own multisets then decide what counts: lost gold = gold shingles minus
+output shingles (the scorer's fn), kept boilerplate = output minus gold (its fp). A lost gold shingle is
+charged to the most common removal label among the four tokens of one of its occurrences in the page; a
+shingle found nowhere in the page text is ``unmatched`` (the gold has text the parsed page does not have
+as such: scripted content, text split differently). Removed boilerplate = removed page shingles that are not
+in the gold. Units are shingles, i.e. about one per word.
+
+The replay's text is checked against the real ``extract`` output (``replay_mismatch`` counts pages where
+they differ); the figures themselves always come from the real output.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..context import Context, Options
+from ..dom import NON_TEXT, Element, Node, Text
+from ..extract import extract_document, run_pipeline
+from ..parse import parse_html
+from ..render_markdown import to_text
+from ..sanitize import sanitize_tree
+from .run import map_pages
+from .scoring import WORD, shingles
+from .sets import REAL_ARTICLE_WORDS, Page, load_truth, read_page
+
+KEPT = "kept"
+NO_ROOT = "select_root:no-root"
+OUTSIDE = "select_root:outside-root-unlogged"
+NO_ARTICLE = "extract:no-article"
+UNMATCHED = "unmatched"  # gold shingle found nowhere in the page's text
+TEXT_CHANGED = "render:kept-text-not-in-output"  # its page text was kept, the shingle is not in the output
+
+# Elements that do not break words: text on both sides of their edges runs together, as in the output.
+INLINE = frozenset(
+    "a abbr b bdi bdo big cite code data del dfn em font i ins kbd mark nobr q s samp small span strike "
+    "strong sub sup time tt u var".split()
+)
+# The container label of kept boilerplate: innermost of these (any <a> ancestor wins: link text).
+CONTAINERS = frozenset(
+    "li h1 h2 h3 h4 h5 h6 p td th figcaption blockquote pre dd dt caption label button option nav header "
+    "footer aside".split()
+)
+
+
+def _text_nodes(scope: Element) -> Iterator[Text]:
+    for n in scope.iter_nodes():
+        if isinstance(n, Text):
+            yield n
+
+
+@dataclass
+class Stream:
+    """The page's body text as tokens, each with the text node it starts in and that node's container."""
+
+    tokens: list[str]
+    nids: list[int]
+    containers: dict[int, str]
+
+
+def page_stream(body: Element) -> Stream:
+    parts: list[str] = []
+    starts: list[int] = []
+    seg_nids: list[int] = []
+    containers: dict[int, str] = {}
+    pos = 0
+    labels: list[str] = []
+    links = 0
+    stack: list[tuple[Node, bool]] = [(body, False)]
+    while stack:
+        node, leaving = stack.pop()
+        if isinstance(node, Text):
+            starts.append(pos)
+            seg_nids.append(node.nid)
+            parts.append(node.data)
+            pos += len(node.data)
+            containers[node.nid] = "a" if links else (labels[-1] if labels else "other")
+            continue
+        assert isinstance(node, Element)
+        breaks = node.tag not in INLINE
+        if leaving:
+            if node.tag == "a":
+                links -= 1
+            elif node.tag in CONTAINERS:
+                labels.pop()
+        else:
+            if node.tag in NON_TEXT and node is not body:
+                continue
+            if node.tag == "a":
+                links += 1
+            elif node.tag in CONTAINERS:
+                labels.append(node.tag)
+            stack.append((node, True))
+            stack.extend((c, False) for c in reversed(node.children))
+        if breaks:
+            parts.append(" ")
+            pos += 1
+    buf = "".join(parts)
+    tokens: list[str] = []
+    nids: list[int] = []
+    for m in WORD.finditer(buf):
+        i = bisect.bisect_right(starts, m.start()) - 1
+        tokens.append(m.group())
+        nids.append(seg_nids[i] if i >= 0 else -1)
+    return Stream(tokens, nids, containers)
+
+
+class Tracker:
+    """Charges every text node that leaves the working tree to the stage and rule that removed it."""
+
+    def __init__(self, origin_body: Element) -> None:
+        # Before the first stage the working tree is a copy of the origin: same ids, same ancestor chains.
+        self.prev: dict[int, Node] = {t.nid: t for t in _text_nodes(origin_body)}
+        self.fate: dict[int, str] = {}
+        self.mark = 0
+        self.scope_root: Element | None = None
+        self.finished = False  # no root: nothing is left to track
+
+    def after(self, ctx: Context, stage: str) -> None:
+        if self.finished:
+            return
+        scope = self.scope_root if self.scope_root is not None else ctx.doc.body
+        cur: dict[int, Node] = {t.nid: t for t in _text_nodes(scope)}
+        self.settle(ctx, stage, cur)
+        if stage == "select_root":
+            if ctx.root is None:
+                for nid in cur:
+                    self.fate[nid] = NO_ROOT
+                cur = {}
+                self.finished = True
+            else:
+                inside: dict[int, Node] = {t.nid: t for t in _text_nodes(ctx.root)}
+                for nid in cur.keys() - inside.keys():
+                    self.fate[nid] = OUTSIDE
+                cur = inside
+                self.scope_root = ctx.root
+        self.prev = cur
+
+    def settle(self, ctx: Context, stage: str, cur: dict[int, Node]) -> None:
+        entries = {e.node_id: e for e in ctx.log[self.mark :] if e.action != "unwrap"}
+        self.mark = len(ctx.log)
+        for nid in self.prev.keys() - cur.keys():
+            n: Node | None = self.prev[nid]
+            label = f"{stage}:unlogged"
+            while n is not None:
+                e = entries.get(n.nid)
+                if e is not None:
+                    label = f"{e.stage}:{e.rule}"
+                    break
+                n = n.parent
+            self.fate[nid] = label
+
+    def end(self, label: str) -> None:
+        """Everything still tracked leaves with ``label`` (the page was declared article-less)."""
+        for nid in self.prev:
+            self.fate[nid] = label
+        self.prev = {}
+
+
+@dataclass
+class PageBlame:
+    id: str
+    gold: int  # gold shingles
+    lost: int  # the scorer's fn, in shingles
+    kept_boiler: int  # the scorer's fp, in shingles
+    found: bool
+    gold_words: int
+    replay_ok: bool
+    gold_lost: dict[str, int] = field(default_factory=dict)
+    boiler_removed: dict[str, int] = field(default_factory=dict)
+    kept_by_container: dict[str, int] = field(default_factory=dict)
+
+
+def blame_page(page: Page, gold: str) -> PageBlame:
+    """Replay one page and account for its lost gold and its removed and kept boilerplate."""
+    doc = parse_html(read_page(page.path))
+    opts = Options(url=page.url)
+    real = extract_document(doc, opts)
+    stream = page_stream(doc.body)
+    tracker = Tracker(doc.body)
+    ctx = run_pipeline(doc, opts, after_stage=tracker.after)
+    replay_ok = True
+    if ctx.root is not None and tracker.scope_root is not None:
+        if real.found:
+            sanitize_tree(ctx, ctx.root)
+            tracker.after(ctx, "sanitize")
+            replay_ok = to_text(ctx.root) == real.text
+        else:
+            tracker.end(NO_ARTICLE)
+    kept = set(tracker.prev)
+    fates = [KEPT if n in kept else tracker.fate.get(n, "untracked") for n in stream.nids]
+
+    g, o = shingles(gold), shingles(real.text)
+    lost, fp = g - o, o - g
+    fp_left = Counter(fp)
+    occ: dict[tuple[str, ...], list[str]] = defaultdict(list)
+    page_shingles: set[tuple[str, ...]] = set()
+    removed: Counter[str] = Counter()
+    kept_by: Counter[str] = Counter()
+    toks = stream.tokens
+    for i in range(len(toks) - 3):
+        s = tuple(toks[i : i + 4])
+        page_shingles.add(s)
+        gone = [f for f in fates[i : i + 4] if f != KEPT]
+        if gone:
+            label = Counter(gone).most_common(1)[0][0]
+            if s in lost:
+                occ[s].append(label)
+            elif s not in g:
+                removed[label] += 1
+        elif fp_left[s] > 0:
+            fp_left[s] -= 1
+            kept_by[stream.containers.get(stream.nids[i], "other")] += 1
+    gold_lost: Counter[str] = Counter()
+    for s, c in lost.items():
+        labels = occ.get(s, [])[:c]
+        gold_lost.update(labels)
+        if c > len(labels):
+            gold_lost[TEXT_CHANGED if s in page_shingles else UNMATCHED] += c - len(labels)
+    unplaced = sum(fp_left.values())  # output text not from the page's text nodes (alt text, new nodes)
+    if unplaced:
+        kept_by["(not from page text)"] += unplaced
+    return PageBlame(
+        page.id,
+        gold=sum(g.values()),
+        lost=sum(lost.values()),
+        kept_boiler=sum(fp.values()),
+        found=real.found,
+        gold_words=len(gold.split()),
+        replay_ok=replay_ok,
+        gold_lost=dict(gold_lost),
+        boiler_removed=dict(removed),
+        kept_by_container=dict(kept_by),
+    )
+
+
+def _blame_job(job: tuple[Page, str]) -> PageBlame:
+    page, gold = job
+    try:
+        return blame_page(page, gold)
+    except Exception as exc:  # one bad page must not end a corpus run
+        print(f"  {page.id}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return PageBlame(page.id, 0, 0, 0, False, len(gold.split()), False)
+
+
+@dataclass
+class Row:
+    label: str
+    gold: int = 0
+    boiler: int = 0
+    pages_gold: int = 0
+    pages: int = 0
+    worst: list[tuple[int, str]] = field(default_factory=list)
+
+
+def table(results: dict[str, list[PageBlame]]) -> list[Row]:
+    """Rule rows over all pages of all sets, most gold lost first."""
+    rows: dict[str, Row] = {}
+    for name, pages in results.items():
+        for p in pages:
+            for label in set(p.gold_lost) | set(p.boiler_removed):
+                r = rows.setdefault(label, Row(label))
+                gl = p.gold_lost.get(label, 0)
+                r.gold += gl
+                r.boiler += p.boiler_removed.get(label, 0)
+                r.pages += 1
+                if gl:
+                    r.pages_gold += 1
+                    r.worst.append((gl, f"{name}/{p.id}"))
+    for r in rows.values():
+        r.worst = sorted(r.worst, key=lambda x: (-x[0], x[1]))[:3]
+    return sorted(rows.values(), key=lambda r: (-r.gold, -r.boiler, r.label))
+
+
+def print_report(results: dict[str, list[PageBlame]], top: int) -> None:
+    allp = [p for ps in results.values() for p in ps]
+    gold = sum(p.gold for p in allp)
+    lost = sum(p.lost for p in allp)
+    kept = sum(p.kept_boiler for p in allp)
+    bad = sum(1 for p in allp if not p.replay_ok)
+    print(
+        f"== blame: {len(allp)} pages in {len(results)} set(s); "
+        "units are 4-word shingles (about one per word)\n"
+        f"gold {gold}, lost {lost} ({100 * lost / max(gold, 1):.1f}%), kept boilerplate {kept}; "
+        f"replay differs from extract on {bad} pages"
+    )
+    print(
+        f"{'set':<18} {'pages':>5} {'gold':>8} {'lost':>7} {'lost%':>6} {'kept-bp':>7}  "
+        "no article (gold>=50w)"
+    )
+    for name, ps in results.items():
+        g = sum(p.gold for p in ps)
+        lo = sum(p.lost for p in ps)
+        nf = [p for p in ps if not p.found]
+        nfr = sum(1 for p in nf if p.gold_words >= REAL_ARTICLE_WORDS)
+        kb = sum(p.kept_boiler for p in ps)
+        print(
+            f"{name:<18} {len(ps):>5} {g:>8} {lo:>7} {100 * lo / max(g, 1):>5.1f}% {kb:>7}  {len(nf)} ({nfr})"
+        )
+    print()
+    print("lost gold and removed boilerplate by stage:rule ('!' = removes more gold than boilerplate)")
+    print(f"   {'stage:rule':<52} {'gold':>7} {'boiler':>8} {'pages':>11}  worst pages (gold lost)")
+    for r in table(results)[:top]:
+        flag = "!" if r.gold > r.boiler else " "
+        worst = ", ".join(f"{pid[:34]} {n}" for n, pid in r.worst)
+        pages = f"{r.pages_gold}/{r.pages}"
+        print(f" {flag} {r.label[:52]:<52} {r.gold:>7} {r.boiler:>8} {pages:>11}  {worst}")
+    print("   (pages = pages where it lost gold / pages where it removed anything)")
+    print()
+    by: Counter[str] = Counter()
+    for p in allp:
+        by.update(p.kept_by_container)
+    print(f"kept boilerplate {kept} by innermost container ('a' = link text):")
+    print("   " + ", ".join(f"{k} {v}" for k, v in by.most_common(12)))
+    most = sorted(((p.kept_boiler, f"{n}/{p.id}") for n, ps in results.items() for p in ps), reverse=True)
+    print("   most kept boilerplate: " + ", ".join(f"{pid[:34]} {k}" for k, pid in most[:8]))
+
+
+def to_json(results: dict[str, list[PageBlame]]) -> dict[str, Any]:
+    rows = table(results)
+    return {
+        "units": "4-word shingles of the score.py metric",
+        "rules": [
+            {
+                "rule": r.label,
+                "gold_lost": r.gold,
+                "boilerplate_removed": r.boiler,
+                "pages_gold": r.pages_gold,
+                "pages": r.pages,
+                "worst": [{"page": pid, "gold_lost": n} for n, pid in r.worst],
+            }
+            for r in rows
+        ],
+        "sets": {name: [p.__dict__ for p in ps] for name, ps in results.items()},
+    }
+
+
+def run_blame(
+    targets: list[tuple[str, Path]], jobs: int, only: list[str] | None, top: int, out: Path | None
+) -> int:
+    results: dict[str, list[PageBlame]] = {}
+    for name, d in targets:
+        truth, pages = load_truth(d)
+        if only:
+            pages = [p for p in pages if any(p.id.startswith(o) for o in only)]
+        results[name] = map_pages(_blame_job, [(p, truth[p.id]) for p in pages], jobs)
+    print_report(results, top)
+    if out is not None:
+        out.write_text(json.dumps(to_json(results), ensure_ascii=False, indent=1), encoding="utf-8")
+    return 0
