@@ -36,6 +36,7 @@ bench:            ## F1/P/R per set beside the peers, macro-average, ms per page
 	$(PYTHON) -m readwell.bench --set all --jobs 2
 
 bench-blame:      ## loss accounting: lost gold and kept boilerplate by stage and rule, over all sets
+	mkdir -p out
 	$(PYTHON) -m readwell.bench --blame --set all --jobs 2 --json out/blame.json
 
 bench-engine:     ## cold start, warm extraction and memory of the engine in Node
