@@ -5,8 +5,8 @@ needs to know about it. After each stage the text nodes still attached are compa
 before it; each text node that disappeared is charged to the log entry of that stage whose node is on the
 text node's ancestor chain at removal time (detached subtrees keep their parent links, so the chain ends at
 the removed node), or to ``<stage>:unlogged``. Text left outside the chosen root is charged to
-``select_root``; text inside the root of a page declared article-less to ``extract:no-article``; sanitizing
-is the last stage.
+``select_root``; sanitizing is the last stage (run when ``extract`` runs it: the root has enough text); what
+is left inside the root of a page declared article-less is charged to ``extract:no-article``.
 
 The page's text nodes, in document order, give a token stream in which every token has a fate: kept or the
 label that removed it. The scorer's own multisets then decide what counts: lost gold = gold shingles minus
@@ -33,7 +33,7 @@ from typing import Any
 
 from ..context import Context, Options
 from ..dom import NON_TEXT, Element, Node, Text
-from ..extract import extract_document, run_pipeline
+from ..extract import _has_article, extract_document, run_pipeline
 from ..parse import parse_html
 from ..render_markdown import to_text
 from ..sanitize import sanitize_tree
@@ -198,11 +198,12 @@ def blame_page(page: Page, gold: str) -> PageBlame:
     ctx = run_pipeline(doc, opts, after_stage=tracker.after)
     replay_ok = True
     if ctx.root is not None and tracker.scope_root is not None:
-        if real.found:
+        # extract sanitizes a root with enough text; a page can still end article-less after that
+        if real.found or _has_article(ctx.root, opts):
             sanitize_tree(ctx, ctx.root)
             tracker.after(ctx, "sanitize")
-            replay_ok = to_text(ctx.root) == real.text
-        else:
+            replay_ok = not real.found or to_text(ctx.root) == real.text
+        if not real.found:
             tracker.end(NO_ARTICLE)
     kept = set(tracker.prev)
     fates = [KEPT if n in kept else tracker.fate.get(n, "untracked") for n in stream.nids]
