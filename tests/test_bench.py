@@ -141,7 +141,7 @@ def test_blame_accounts_for_every_lost_shingle(tmp_path: Path) -> None:
     # Gold = headline + byline + the article + the footer's one-line blurb (outside the chosen root).
     gold = "Volunteers Map the Health of a Small River. By A. Writer, 5 March 2024. " + ARTICLE_GOLD
     page = sets.Page("p1", str(ARTICLE), "https://example.org/news/2024/03/river-survey")
-    b = blame.blame_page(page, gold)
+    b = blame.blame_page(page, gold, verify=True)
     assert b.found and b.replay_ok
     assert b.lost > 0 and sum(b.gold_lost.values()) == b.lost  # every lost shingle is charged somewhere
     # the footer blurb (13 words) is lost to the root choice; the byline line to its text rule
@@ -156,8 +156,8 @@ def test_blame_accounts_for_every_lost_shingle(tmp_path: Path) -> None:
 
 def test_blame_charges_a_declined_page_to_the_no_article_verdict() -> None:
     gold = "Welcome to our site. Example Pottery Studio classes and gallery."
-    b = blame.blame_page(sets.Page("nav", str(NAV_ONLY), None), gold)
-    assert not b.found
+    b = blame.blame_page(sets.Page("nav", str(NAV_ONLY), None), gold, verify=True)
+    assert not b.found and b.replay_ok
     assert b.lost > 0 and sum(b.gold_lost.values()) == b.lost
     charged = {k for k, v in b.gold_lost.items() if v}
     assert charged & {blame.NO_ARTICLE, blame.NO_ROOT, "select_root:outside-root"}, charged
@@ -166,7 +166,7 @@ def test_blame_charges_a_declined_page_to_the_no_article_verdict() -> None:
 def test_blame_cli_writes_the_table_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     d = _make_set(tmp_path / "mini", {"p1": (ARTICLE, ARTICLE_GOLD)})
     js = tmp_path / "blame.json"
-    assert cli.main(["--data", str(d), "--blame", "--json", str(js)]) == 0
+    assert cli.main(["--data", str(d), "--blame", "--verify", "--json", str(js)]) == 0
     out = capsys.readouterr().out
     assert "select_root:outside-root" in out and "replay differs from extract on 0 pages" in out
     data = json.loads(js.read_text(encoding="utf-8"))
@@ -174,3 +174,13 @@ def test_blame_cli_writes_the_table_and_json(tmp_path: Path, capsys: pytest.Capt
     assert rules["select_root:outside-root"]["gold_lost"] > 0
     assert rules["select_root:outside-root"]["worst"][0]["page"] == "mini/p1"
     assert data["sets"]["mini"][0]["id"] == "p1"
+
+
+def test_blame_replay_renders_what_extract_renders_on_every_fixture() -> None:
+    """The blame replay decides "found" and renders the text itself: it must stay extract's twin."""
+    diverged = []
+    for html in sorted(FIXTURES.glob("*.html")):
+        b = blame.blame_page(sets.Page(html.stem, str(html), "https://example.org/page"), "gold", verify=True)
+        if not b.replay_ok:
+            diverged.append(html.stem)
+    assert diverged == []

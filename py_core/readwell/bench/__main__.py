@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--blame", action="store_true", help="loss accounting: which stage and rule cost what")
     ap.add_argument("--json", type=Path, help="with --blame: also write the full accounting as JSON")
     ap.add_argument("--top", type=int, default=30, help="with --blame: rows of the rule table")
+    ap.add_argument("--verify", action="store_true", help="with --blame: also run extract, compare texts")
     a = ap.parse_args(argv)
     if a.jobs < 1:
         ap.error("--jobs must be at least 1")
@@ -86,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.blame:
         from .blame import run_blame
 
-        return run_blame(targets, a.jobs, a.only, a.top, a.json)
+        return run_blame(targets, a.jobs, a.only, a.top, a.json, a.verify)
 
     figs: list[SetFigures] = []
     for name, d in targets:
