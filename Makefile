@@ -3,7 +3,8 @@ PYTHON ?= python3
 EXAMPLE ?= fixtures/core--news-article-basic.html
 EXAMPLE_URL ?= https://example.org/news/river-health
 
-.PHONY: setup example build test check lint bench bench-blame bench-engine bench-extension fixtures clean
+.PHONY: setup example build test check lint bench bench-blame bench-speed bench-scaling bench-parity bench-engine \
+	bench-extension fixtures clean
 
 setup:            ## install everything (Debian chromium, pip -e .[test], npm ci); idempotent
 	bash build_scripts/setup.sh
@@ -38,6 +39,15 @@ bench:            ## F1/P/R per set beside the peers, macro-average, ms per page
 bench-blame:      ## loss accounting: lost gold and kept boilerplate by stage and rule, over all sets
 	mkdir -p out
 	$(PYTHON) -m readwell.bench --blame --set all --jobs 2 --json out/blame.json
+
+bench-speed:      ## ms/page: Readwell (html5lib, fast parser), trafilatura, readability-lxml, one interleaved run
+	$(PYTHON) benchmarks/speed.py
+
+bench-scaling:    ## time each hostile shape at n and 2n and print the ratio (linear ~ 2.0)
+	$(PYTHON) benchmarks/scaling.py
+
+bench-parity:     ## share of development-corpus pages with identical text from html5lib and the fast parser
+	$(PYTHON) benchmarks/parity.py
 
 bench-engine:     ## cold start, warm extraction and memory of the engine in Node
 	node build_scripts/bench_engine.mjs

@@ -124,11 +124,44 @@ def limit_markup(data: str | bytes) -> str | bytes:
     return (b"" if is_bytes else "").join(out)
 
 
-def parse_html(data: str | bytes, declared_encoding: str | None = None) -> Document:
-    """Parse HTML text or bytes into a Document. Never raises on malformed markup."""
+PARSERS = ("auto", "fast", "html5lib")
+_fast_parse: Any = None
+
+
+def fast_parser() -> Any:
+    """lexbor's ``parse_html_fast`` when ``readwell[fast]`` is installed (CPython), else None (Pyodide)."""
+    global _fast_parse
+    if _fast_parse is None:
+        try:
+            from .parse_fast import parse_html_fast
+        except ImportError:
+            _fast_parse = False
+        else:
+            _fast_parse = parse_html_fast
+    return _fast_parse or None
+
+
+def parse_html(
+    data: str | bytes, declared_encoding: str | None = None, parser: str | None = None
+) -> Document:
+    """Parse HTML text or bytes into a Document. Never raises on malformed markup.
+
+    ``parser``: "fast" (lexbor, ``readwell[fast]``; same tree, see parse_fast.py), "html5lib", or "auto"
+    (default, also from the ``READWELL_PARSER`` environment variable): fast when installed."""
+    choice = parser or os.environ.get("READWELL_PARSER") or "auto"
+    if choice not in PARSERS:
+        raise InputError(f"unknown parser {choice!r}: use one of {', '.join(PARSERS)}")
+    if choice != "html5lib":
+        fast = fast_parser()
+        if fast is not None:
+            return fast(data, declared_encoding)  # type: ignore[no-any-return]
+        if choice == "fast":
+            raise InputError("the fast parser is not installed: pip install 'readwell[fast]'")
     if isinstance(data, bytes | bytearray):
         data = bytes(data)
-        kwargs: dict[str, Any] = {}
+        # No chardet guess (html5lib uses chardet whenever it happens to be installed): the result must not
+        # depend on unrelated packages, and the documented fallback is windows-1252.
+        kwargs: dict[str, Any] = {"useChardet": False}
         if declared_encoding:
             kwargs["transport_encoding"] = declared_encoding
         try:
