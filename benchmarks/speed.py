@@ -136,14 +136,16 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(pages)} pages x {a.repeat} from {a.data}, interleaved, same decoded text for every extractor"
     )
     print(
-        f"{'extractor':<26} {'median ms':>10} {'p95 ms':>8} {'mean ms':>8} {'x trafilatura':>14} {'errors':>6}"
+        f"{'extractor':<26} {'median ms':>10} {'p95 ms':>8} {'mean ms':>8} {'x trafilatura':>14}"
+        f" {'errors':>6}"
     )
     for name in names:
         ms = times[name]
         med = statistics.median(ms)
         ratio = f"{med / base:.2f}" if base else "-"
         print(
-            f"{name:<26} {med:>10.1f} {p95(ms):>8.1f} {statistics.fmean(ms):>8.1f} {ratio:>14} {failures[name]:>6}"
+            f"{name:<26} {med:>10.1f} {p95(ms):>8.1f} {statistics.fmean(ms):>8.1f} {ratio:>14}"
+            f" {failures[name]:>6}"
         )
     for note in missing:
         print(f"not measured: {note}")

@@ -63,14 +63,20 @@ SAME = {
     "nesting beyond the depth cap": "<div>" * 300 + "<p>deep</p>" + "</div>" * 300,
     "nesting beyond the pre-parse limit": "<span>" * 700 + "text" + "</span>" * 700 + "x" * 200_000,
     "attributes beyond the pre-parse limit": "<p " + " ".join(f"a{i}=v" for i in range(400)) + ">t</p>",
-    "template content kept as children": "<div><template id=B:1><p>a</p><template><b>b</b></template></template>",
+    "template content kept as children": (
+        "<div><template id=B:1><p>a</p><template><b>b</b></template></template>"
+    ),
     "declarative shadow root": '<div><template shadowrootmode="open"><p>shadow</p></template>light</div>',
     "noscript parsed as markup": "<body><noscript><img src=a.png></noscript><p>x</p>",
-    "React boundary comments as markers": "<div><!--$?--><template id=B:0></template><p>f</p><!--/$--></div>",
+    "React boundary comments as markers": (
+        "<div><!--$?--><template id=B:0></template><p>f</p><!--/$--></div>"
+    ),
     "other comments dropped, text merged": "<p>a<!-- c -->b</p>",
-    "svg and integration points": '<svg viewBox="0 0 1 1"><foreignObject><p>x</p></foreignObject><title>t</title></svg>',
+    "svg and integration points": '<svg viewBox="0 0 1 1"><foreignObject><p>x</p></foreignObject>'
+    "<title>t</title></svg>",
     "math text integration point": "<math><mi>x</mi><mtext><b>y</b><mglyph></mglyph></mtext></math>",
-    "annotation-xml as html": '<math><annotation-xml encoding="text/html"><div>d</div></annotation-xml></math>',
+    "annotation-xml as html": '<math><annotation-xml encoding="text/html"><div>d</div>'
+    "</annotation-xml></math>",
     "mglyph foster-parented out of a table is HTML": "<math><mtext><table><mglyph><style>x</style>",
     "xlink and xmlns attributes": '<svg xmlns="http://www.w3.org/2000/svg"><a xlink:href="#a">l</a></svg>',
     "valueless attributes": "<input disabled><p hidden>x</p>",
@@ -137,8 +143,8 @@ DIFFERENCES = {
     ),
     "isindex": (
         "<isindex>",
-        "<form><hr></><label>'This is a searchable index. Enter search keywords: '<input name='isindex'></></>"
-        "<hr></></>",
+        "<form><hr></><label>'This is a searchable index. Enter search keywords: '"
+        "<input name='isindex'></></><hr></></>",
         "<isindex></>",
         "<isindex> left the standard in 2016; html5lib still expands it into a form with an English prompt",
     ),

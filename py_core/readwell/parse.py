@@ -154,7 +154,7 @@ def parse_html(
     if choice != "html5lib":
         fast = fast_parser()
         if fast is not None:
-            return fast(data, declared_encoding)  # type: ignore[no-any-return]
+            return fast(data, declared_encoding)
         if choice == "fast":
             raise InputError("the fast parser is not installed: pip install 'readwell[fast]'")
     if isinstance(data, bytes | bytearray):

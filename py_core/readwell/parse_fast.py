@@ -206,7 +206,7 @@ def _build(tree: LexborHTMLParser) -> Document:
 def _add_text(parent: Element, data: str) -> None:
     kids = parent.children
     if kids and type(kids[-1]) is Text:
-        kids[-1].data += data  # type: ignore[attr-defined]
+        kids[-1].data += data
     else:
         t = Text(data)
         t.parent = parent
