@@ -154,11 +154,13 @@ DIFFERENCES = {
         "<p>'p'</><template><td>'x'</></>",
         "template contents accept table parts in the current standard; html5lib 1.1 drops the <td>",
     ),
-    "space after a block inside formatting elements": (
-        "<table><tr><td><p><font><b><h3>T</b></h3> U</td></tr></table>",
-        "<table><tbody><tr><td><p><font><b></></></><h3><font><b>'T'</></></>' '<font>'U'</></></></></>",
-        "<table><tbody><tr><td><p><font><b></></></><h3><font><b>'T'</></></><font>' U'</></></></></>",
-        "formatting-element reconstruction before a space character: the same text, in a different element",
+    "whitespace in a table cell reconstructs formatting": (
+        "<table><tr><td><p><font>a</p>\n<p>b</p></td></tr></table>",
+        "<table><tbody><tr><td><p><font>'a'</></>'\\n'<p><font>'b'</></></></></></>",
+        "<table><tbody><tr><td><p><font>'a'</></><font>'\\n'<p>'b'</></></></></></>",
+        "the standard reopens an unclosed <font>/<b> before whitespace too; html5lib 1.1 does not in table "
+        "cells, so later paragraphs are siblings there and children of the <font> in browsers and lexbor "
+        "(the only class that changed extracted text on the corpus: 2 of 1,560 pages)",
     ),
 }
 
