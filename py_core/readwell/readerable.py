@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .dom import Document, Element, Text
 from .measure import measure
-from .stages.select_root import SKIP_TAGS, UNLIKELY_TAGS, is_unlikely
+from .signals import SKIP_TAGS, UNLIKELY_TAGS, is_unlikely
 
 BLOCKS = frozenset({"p", "pre", "li", "blockquote", "dd", "td", "article", "section", "div"})
 THRESHOLD = 20.0

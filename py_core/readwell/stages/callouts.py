@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..context import STRUCTURE, Context
 from ..dom import Element, normalize_space
 from ..rules import CALLOUT_ALIASES, CALLOUT_TYPES, tokens_of
-from .normalize_structures import PROTECT
+from ..signals import PROTECT
 
 GFM_TYPES = ("note", "tip", "important", "warning", "caution")
 TITLE_TOKENS = frozenset(

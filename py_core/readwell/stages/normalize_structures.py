@@ -14,8 +14,8 @@ import re
 from ..context import STRUCTURE, Context
 from ..dom import Element, Text, normalize_space
 from ..rules import tokens_of
+from ..signals import PROTECT
 
-PROTECT = "data-readwell-protected"
 _LANG_CLASS = re.compile(r"^(?:language|lang|highlight|brush|hljs|sourceCode)-?[:]?([\w+#.-]+)$", re.I)
 GUTTER_TOKENS = frozenset(
     {

@@ -12,9 +12,8 @@ from ..context import SCORE, Context
 from ..dom import Element, normalize_space
 from ..measure import Stat, measure
 from ..rules import PROMO_TEXT
+from ..signals import class_weight, match_exact, match_partial, reads_as_prose
 from ..textstats import led_by_link
-from .remove_by_selector import match_exact, match_partial, reads_as_prose
-from .select_root import class_weight
 
 CANDIDATE_TAGS = frozenset(
     {

@@ -14,23 +14,13 @@ from ..context import SCORE, Context
 from ..dom import Element, Text, detach, normalize_space
 from ..errors import InputError
 from ..measure import Stat, measure
-from ..rules import (
-    COMMENT_TOKENS,
-    MAYBE_TOKENS,
-    NEGATIVE_TOKENS,
-    POSITIVE_TOKENS,
-    PROMO_TEXT,
-    UNLIKELY_ROLES,
-    UNLIKELY_TOKENS,
-    tokens_of,
-)
+from ..rules import PROMO_TEXT
 from ..selectors import select
+from ..signals import SKIP_TAGS, UNLIKELY_TAGS, article_holders, class_weight, is_unlikely
 from ..textstats import hidden_reason, text_units
 
 PARAGRAPH_TAGS = frozenset({"p", "pre", "td", "blockquote", "dd", "li", "figcaption"})
 DIV_LIKE = frozenset({"div", "section", "article", "main", "span", "font", "center"})
-UNLIKELY_TAGS = frozenset({"nav", "footer", "aside", "menu", "form", "dialog", "button", "select"})
-SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "head", "svg", "math", "iframe", "object"})
 BLOCKISH = frozenset(
     "address article aside blockquote dl div figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre "
     "section table ul".split()
@@ -60,75 +50,6 @@ TAG_BASE = {
     "h6": -5,
     "th": -5,
 }
-
-
-def class_weight(el: Element) -> int:
-    """+25 for article-ish class/id tokens, -25 for boilerplate ones (Readability's weights)."""
-    w = 0
-    for value in (el.get("class"), el.get("id")):
-        if not value:
-            continue
-        toks = tokens_of(value)
-        if toks & NEGATIVE_TOKENS:
-            w -= 25
-        if toks & POSITIVE_TOKENS:
-            w += 25
-    if el.get("itemprop") == "articleBody":
-        w += 40
-    return w
-
-
-def article_holders(body: Element, stats: dict[int, Stat]) -> set[int]:
-    """Ids of elements that contain the page's main landmark: ``<main>``, ``[role=main]``,
-    ``[itemprop=articleBody]`` or an ``<article>`` with real text. Such a block is a wrapper, whatever its
-    class says (themes name content wrappers "theiaStickySidebar" or "container penci_sidebar")."""
-    out: set[int] = set()
-    for e in body.iter():
-        if (
-            e.tag == "main"
-            or e.get("role") == "main"
-            or e.get("itemprop") == "articleBody"
-            or (e.tag == "article" and stats[e.nid].units >= 500)
-        ):
-            out.update(a.nid for a in e.ancestors())
-    return out
-
-
-def is_unlikely(
-    el: Element, stats: dict[int, Stat], body_units: int, holders: set[int] | None = None
-) -> str | None:
-    """Why ``el`` cannot hold the article (skipped by scoring), or None."""
-    if el.tag in ("body", "html", "a"):
-        return None
-    if holders and el.nid in holders and not hidden_reason(el):
-        return None
-    hidden = hidden_reason(el)
-    if hidden:
-        return hidden
-    role = el.get("role")
-    if el.tag == "dialog" or role in ("dialog", "alertdialog"):
-        return "dialog"
-    st = stats[el.nid]
-    # A wrapper holding most of the page's text is never "unlikely" by its name or by being a <form>
-    # (ASP.NET wraps whole pages in one form; themes name wrappers "page-header-wrap").
-    toks = tokens_of(el.get("class") + " " + el.get("id"))
-    if (
-        body_units
-        and st.units > 0.5 * body_units
-        and (el.tag in ("form", "div", "section", "main") or not role)
-        and not toks & COMMENT_TOKENS
-    ):
-        return None  # (comment threads are the one boilerplate that often outweighs the article)
-    if el.tag in UNLIKELY_TAGS:
-        return f"<{el.tag}> element"
-    if el.tag == "header" and st.paragraphs < 3:
-        return "<header> element"
-    if role in UNLIKELY_ROLES:
-        return f"role={role}"
-    bad = toks & UNLIKELY_TOKENS
-    if bad and not toks & MAYBE_TOKENS:
-        return f"unlikely class/id token {sorted(bad)[0]!r}"
-    return None
 
 
 def _has_article_tag(el: Element) -> bool:

@@ -1,0 +1,71 @@
+"""The package's shape, checked from its source: stages never use each other as libraries.
+
+A stage module holds its ``run(ctx)`` and its own helpers; judgements several stages share live in
+``signals.py``, rules in ``rules.py``. If a stage imported another, the pipeline order would stop being the
+only coupling between them (disabling or moving one would silently change another), so the import graph is
+parsed here with ``ast`` and any stage-to-stage import fails the test. Only ``pipeline.py`` imports stages.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import readwell
+
+PKG = Path(readwell.__file__).resolve().parent
+STAGE_DIR = PKG / "stages"
+STAGE_MODULES = {p.stem for p in STAGE_DIR.glob("*.py") if p.stem != "__init__"}
+
+
+def imported_modules(path: Path, root: Path = PKG) -> set[str]:
+    """Absolute dotted names of the readwell modules ``path`` (under package dir ``root``) imports."""
+    package = ["readwell", *path.relative_to(root).parent.parts]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            mod = ".".join([*base, *(node.module.split(".") if node.module else [])])
+            out.add(mod)
+            out.update(f"{mod}.{a.name}" for a in node.names)  # `from . import x` imports module x
+    return {m for m in out if m == "readwell" or m.startswith("readwell.")}
+
+
+def stage_imports(path: Path, root: Path = PKG) -> set[str]:
+    return {m for m in imported_modules(path, root) if m.startswith("readwell.stages.")} - {
+        f"readwell.stages.{path.stem}"
+    }
+
+
+def test_stage_modules_exist() -> None:
+    assert len(STAGE_MODULES) == len(readwell.STAGE_NAMES)
+    assert STAGE_MODULES == set(readwell.STAGE_NAMES)
+
+
+def test_no_stage_imports_another_stage() -> None:
+    bad = {p.stem: sorted(stage_imports(p)) for p in STAGE_DIR.glob("*.py") if stage_imports(p)}
+    assert not bad, f"stage modules importing other stages (move the shared part to signals.py): {bad}"
+
+
+def test_only_the_pipeline_imports_stages() -> None:
+    users = sorted(
+        str(p.relative_to(PKG))
+        for p in PKG.rglob("*.py")
+        if p.parent != STAGE_DIR and any(m.startswith("readwell.stages") for m in imported_modules(p))
+    )
+    assert users == ["pipeline.py"], users
+
+
+def test_import_parser_sees_relative_stage_imports(tmp_path: Path) -> None:
+    """The checks above are not vacuous: the parser resolves the forms a stage-to-stage import takes."""
+    src = "from .select_root import x\nfrom . import remove_low_score\nfrom ..stages.flatten_shadow import y\n"
+    fake = tmp_path / "stages" / "callouts.py"
+    fake.parent.mkdir()
+    fake.write_text(src, encoding="utf-8")
+    assert stage_imports(fake, tmp_path) >= {
+        "readwell.stages.select_root",
+        "readwell.stages.remove_low_score",
+        "readwell.stages.flatten_shadow",
+    }
