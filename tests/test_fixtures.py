@@ -21,9 +21,7 @@ REGEN = "run `python tests/update_fixtures.py` to (re)generate golden files, the
 
 # Fixtures whose keep/drop/expect assertions currently fail: genuine extractor bugs, reported to the lead.
 # strict=True: when the extractor is fixed the XPASS fails the run, so the entry must be removed here.
-KNOWN_BAD: dict[str, str] = {
-    "security--forged-internal-attributes": "internal marks travel as data-readwell-* attributes a page can forge",
-}  # format: name -> reason
+KNOWN_BAD: dict[str, str] = {}  # currently none; format: name -> reason
 
 
 def _params(fixtures: list[fixturelib.Fixture], known: dict[str, str] | None = None) -> list[Any]:

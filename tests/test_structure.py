@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
+import pytest
 import readwell
 
 PKG = Path(readwell.__file__).resolve().parent
@@ -60,7 +62,9 @@ def test_only_the_pipeline_imports_stages() -> None:
 
 def test_import_parser_sees_relative_stage_imports(tmp_path: Path) -> None:
     """The checks above are not vacuous: the parser resolves the forms a stage-to-stage import takes."""
-    src = "from .select_root import x\nfrom . import remove_low_score\nfrom ..stages.flatten_shadow import y\n"
+    src = (
+        "from .select_root import x\nfrom . import remove_low_score\nfrom ..stages.flatten_shadow import y\n"
+    )
     fake = tmp_path / "stages" / "callouts.py"
     fake.parent.mkdir()
     fake.write_text(src, encoding="utf-8")
@@ -69,3 +73,72 @@ def test_import_parser_sees_relative_stage_imports(tmp_path: Path) -> None:
         "readwell.stages.remove_low_score",
         "readwell.stages.flatten_shadow",
     }
+
+
+# --- internal state is not in the page's hands ---------------------------------------------------------------
+FORGED = (
+    '<html><body><article data-readwell-protected="code" DATA-READWELL-TABLE="data">'
+    '<p data-readwell-x="1" class="keep">text</p><svg data-readwell-protected="math"></svg>'
+    "</article></body></html>"
+)
+
+
+def _documents() -> dict[str, Any]:
+    """The forged page through every parse path (the lxml/bs4 adapters re-parse; the snapshot does not)."""
+    from readwell import adapters
+    from readwell.parse import parse_html
+
+    docs: dict[str, Any] = {"str": parse_html(FORGED), "bytes": parse_html(FORGED.encode())}
+    snap = {
+        "t": "html",
+        "id": 1,
+        "c": [
+            {
+                "t": "body",
+                "id": 2,
+                "c": [
+                    {"t": "p", "id": 3, "a": {"data-readwell-protected": "code", "class": "keep"}, "c": ["x"]}
+                ],
+            }
+        ],
+    }
+    docs["snapshot"] = adapters.from_snapshot(snap)
+    try:
+        import lxml.html
+
+        docs["lxml"] = adapters.from_lxml(lxml.html.document_fromstring(FORGED))
+    except ImportError:
+        pass
+    try:
+        import bs4
+
+        docs["bs4"] = adapters.from_bs4(bs4.BeautifulSoup(FORGED, "html.parser"))
+    except ImportError:
+        pass
+    return docs
+
+
+@pytest.mark.parametrize("path", ["str", "bytes", "snapshot", "lxml", "bs4"])
+def test_no_internal_attribute_survives_parsing(path: str) -> None:
+    docs = _documents()
+    if path not in docs:
+        pytest.skip(f"{path} is not installed")
+    doc = docs[path]
+    attrs = [k for e in doc.root.iter() for k in e.attrs]
+    assert "class" in attrs  # the page's own attributes are kept
+    assert not [k for k in attrs if k.lower().startswith("data-readwell-")], attrs
+
+
+def test_internal_marks_are_side_tables() -> None:
+    """Protection set by a stage is on the context, keyed by node id, and never written into the tree."""
+    from readwell.extract import make_options, run_pipeline
+    from readwell.parse import parse_html
+
+    page = (
+        "<html><body><article><p>" + "Words in a sentence, and more words. " * 20 + "</p>"
+        "<pre><code>x = 1</code></pre><figure><img src=a.png><figcaption>A caption.</figcaption></figure>"
+        "</article></body></html>"
+    )
+    ctx = run_pipeline(parse_html(page), make_options(None, {}))
+    assert sorted(set(ctx.protected.values())) == ["code", "figure"]
+    assert not [k for e in ctx.doc.root.iter() for k in e.attrs if k.startswith("data-readwell-")]

@@ -10,7 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from .dom import CAP_BLOCKS, HTML_NS, MATH_NS, MAX_DEPTH, SVG_NS, Document, Element, Text
+from .dom import (
+    CAP_BLOCKS,
+    HTML_NS,
+    MATH_NS,
+    MAX_DEPTH,
+    SVG_NS,
+    Document,
+    Element,
+    Text,
+    drop_internal_attrs,
+)
 from .errors import InputError
 from .parse import parse_html
 
@@ -76,9 +86,8 @@ def from_snapshot(snap: dict[str, Any]) -> Document:
             cap = cap if cap is not None else parent
         if depth < MAX_DEPTH or tag in CAP_BLOCKS:  # same depth cap as the html5lib builder (parity)
             attrs = node.get("a") or {}
-            el = Element(
-                tag, {str(k): str(v) for k, v in attrs.items()}, _NS.get(node.get("ns", "html"), HTML_NS)
-            )
+            clean = drop_internal_attrs({str(k): str(v) for k, v in attrs.items()})
+            el = Element(tag, clean, _NS.get(node.get("ns", "html"), HTML_NS))
             el.nid = int(node.get("id", 0))
             top = max(top, el.nid)
             lay = node.get("l")

@@ -91,8 +91,22 @@ class LogEntry:
 
 
 @dataclass
+class PageMeta:
+    """Facts about the page that stages share, as typed fields (a stage reads a field, not a dict key)."""
+
+    title: str | None = None  # the page title from <head> (normalize_output drops a heading repeating it)
+    byline: str | None = None  # the byline from <head> (remove_by_pattern drops a body line repeating it)
+    head: dict[str, Any] = field(default_factory=dict)  # all <head> metadata (metadata.head_metadata)
+    base_url: str | None = None  # the URL relative links resolve against (set by resolve_urls)
+
+
+@dataclass
 class Context:
-    """State of one extraction run; stages read and change it only through its methods."""
+    """State of one extraction run; stages read and change it only through its methods.
+
+    Internal marks live here, keyed by node id, never in the DOM: an attribute could be forged by the page
+    (``data-readwell-*`` is also dropped from input by every parser, see ``dom.drop_internal_attrs``).
+    """
 
     doc: Document
     options: Options
@@ -101,7 +115,9 @@ class Context:
     root_path: str = ""
     log: list[LogEntry] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
-    meta: dict[str, Any] = field(default_factory=dict)  # facts stages share (e.g. JSON-LD articleBody)
+    meta: PageMeta = field(default_factory=PageMeta)
+    protected: dict[int, str] = field(default_factory=dict)  # node id → kind (code, math, figure, ...)
+    table_kinds: dict[int, str] = field(default_factory=dict)  # node id → "data" | "layout", once judged
     origin: Document | None = None  # the untouched input: log paths point into it
     _origin_paths: dict[int, Element] | None = None
     _path_cache: dict[int, dict[int, tuple[int, int]]] = field(
@@ -162,6 +178,28 @@ class Context:
         t.nid = self.doc.new_id()
         return t
 
+    # --- internal marks ---------------------------------------------------------------------------------
+    def protect(self, el: Element, kind: str) -> None:
+        """Mark a normalized structure (``code``, ``math``, ``footnote(s)``, ``figure``, ``callout``) as
+        exempt from generic removal stages."""
+        self.protected[el.nid] = kind
+
+    def protected_kind(self, el: Element) -> str | None:
+        """The kind ``el`` itself was protected as, or None."""
+        return self.protected.get(el.nid)
+
+    def table_kind(self, table: Element) -> str:
+        """``data`` or ``layout`` (Readability's heuristics, simplified), judged once per table and kept."""
+        kind = self.table_kinds.get(table.nid)
+        if kind is None:
+            kind = "data" if _data_table(table) else "layout"
+            self.table_kinds[table.nid] = kind
+        return kind
+
+    def judged_table_kind(self, table: Element) -> str | None:
+        """The verdict if an earlier stage already judged ``table`` (protection checks judge lazily)."""
+        return self.table_kinds.get(table.nid)
+
     # --- shared predicates ------------------------------------------------------------------------------
     def is_protected(self, el: Element, except_kinds: frozenset[str] = frozenset()) -> bool:
         """Protected regions (code, math, data tables) are exempt from generic removal stages.
@@ -172,22 +210,12 @@ class Context:
         for e in (el, *el.ancestors()):
             if e.tag in PROTECTED_TAGS or e.ns == "math":
                 return True
-            if e.tag == "table" and is_data_table(e):
+            if e.tag == "table" and self.table_kind(e) == "data":
                 return True
-            kind = e.attrs.get("data-readwell-protected")
+            kind = self.protected.get(e.nid)
             if kind is not None and kind not in except_kinds:
                 return True
         return False
-
-
-def is_data_table(table: Element) -> bool:
-    """A table of data rather than layout (Readability's heuristics, simplified)."""
-    cached = table.attrs.get("data-readwell-table")
-    if cached:
-        return cached == "data"
-    verdict = _data_table(table)
-    table.attrs["data-readwell-table"] = "data" if verdict else "layout"
-    return verdict
 
 
 def _data_table(table: Element) -> bool:

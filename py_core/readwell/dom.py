@@ -30,6 +30,18 @@ CAP_BLOCKS = frozenset(
     "figcaption".split()
 )
 
+# Attributes with this prefix are Readwell's namespace. The pipeline keeps its own marks off the DOM (side
+# tables on the Context), and the parsers drop these from input so a page can never pose as internal state.
+INTERNAL_ATTR_PREFIX = "data-readwell-"
+
+
+def drop_internal_attrs(attrs: dict[str, str]) -> dict[str, str]:
+    """``attrs`` without ``data-readwell-*`` (every parse path calls this on every element)."""
+    if not any(k.lower().startswith(INTERNAL_ATTR_PREFIX) for k in attrs):
+        return attrs
+    return {k: v for k, v in attrs.items() if not k.lower().startswith(INTERNAL_ATTR_PREFIX)}
+
+
 VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import adapters, metadata
-from .context import Context, LogEntry, Options
+from .context import Context, LogEntry, Options, PageMeta
 from .dom import Document, Element, css_path
 from .errors import InputError
 from .parse import fetch, parse_html, read_file
@@ -176,7 +176,7 @@ def run_pipeline(
     """Copy the document, seed shared facts, run the stages; the original is untouched."""
     ctx = Context(doc.copy(), opts, origin=doc)
     head = metadata.head_metadata(doc, opts.url)
-    ctx.meta.update({"title": head["title"], "byline": head["byline"], "head": head})
+    ctx.meta = PageMeta(title=head["title"], byline=head["byline"], head=head)
     run_stages(ctx, stop_after=stop_after, after_stage=after_stage)
     return ctx
 
@@ -192,7 +192,7 @@ def extract_document(doc: Document, opts: Options) -> Result:
     if work_root is not None:
         original_root = doc.by_id().get(work_root.nid)
     found = work_root is not None and _has_article(work_root, opts)
-    head: dict[str, Any] = ctx.meta["head"]
+    head: dict[str, Any] = ctx.meta.head
     html = md = text = ""
     words = 0
     if found and work_root is not None:
@@ -206,7 +206,7 @@ def extract_document(doc: Document, opts: Options) -> Result:
     else:
         t_san = time.perf_counter()
     md_full = metadata.complete_metadata(
-        head, doc, original_root, work_root if found else None, ctx.meta.get("base_url") or opts.url
+        head, doc, original_root, work_root if found else None, ctx.meta.base_url or opts.url
     )
     if original_root is not None:
         d = metadata.root_dir(original_root)

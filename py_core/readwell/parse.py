@@ -18,7 +18,18 @@ from typing import Any
 
 import html5lib
 
-from .dom import CAP_BLOCKS, HTML_NS, MATH_NS, MAX_DEPTH, SVG_NS, Document, Element, Text, number_nodes
+from .dom import (
+    CAP_BLOCKS,
+    HTML_NS,
+    MATH_NS,
+    MAX_DEPTH,
+    SVG_NS,
+    Document,
+    Element,
+    Text,
+    drop_internal_attrs,
+    number_nodes,
+)
 from .errors import InputError
 
 NS_MAP = {
@@ -201,7 +212,7 @@ def _attrs(attrib: dict[str, str]) -> dict[str, str]:
             prefix = ATTR_NS.get(uri)
             k = f"{prefix}:{local}" if prefix else local
         out[k] = v
-    return out
+    return drop_internal_attrs(out)
 
 
 def _from_etree(html_el: Any) -> Document:

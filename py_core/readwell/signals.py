@@ -23,9 +23,6 @@ from .rules import (
 from .selectors import compile_selector
 from .textstats import hidden_reason
 
-# Internal marker of a normalized structure (code, math, footnotes, figure, callout): exempt from removal.
-PROTECT = "data-readwell-protected"
-
 # Elements that never hold the article: not scored, not counted by the readerable check.
 UNLIKELY_TAGS = frozenset({"nav", "footer", "aside", "menu", "form", "dialog", "button", "select"})
 SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "head", "svg", "math", "iframe", "object"})

@@ -10,7 +10,6 @@ from __future__ import annotations
 from ..context import STRUCTURE, Context
 from ..dom import Element, normalize_space
 from ..rules import CALLOUT_ALIASES, CALLOUT_TYPES, tokens_of
-from ..signals import PROTECT
 
 GFM_TYPES = ("note", "tip", "important", "warning", "caution")
 TITLE_TOKENS = frozenset(
@@ -65,7 +64,8 @@ def run(ctx: Context) -> None:
         kind = callout_type(el)
         if kind is None or not normalize_space(el.text()):
             continue
-        bq = ctx.new_element("blockquote", {"data-callout": kind, PROTECT: "callout"})
+        bq = ctx.new_element("blockquote", {"data-callout": kind})
+        ctx.protect(bq, "callout")
         ctx.replace(el, bq, STRUCTURE, "callout", f"callout normalized to [!{kind.upper()}]")
         for c in list(el.children):
             bq.append(c)

@@ -66,10 +66,10 @@ def _has_media(el: Element) -> bool:
 
 def run(ctx: Context) -> None:
     root = ctx.root or ctx.doc.body
-    title = normalize_space(str(ctx.meta.get("title") or "")).lower()
+    title = normalize_space(ctx.meta.title or "").lower()
     # 1. empty elements, bottom-up
     for el in reversed(list(root.iter(include_self=False))):
-        if el.parent is None or el.tag in KEEP_EMPTY or el.get("data-readwell-protected"):
+        if el.parent is None or el.tag in KEEP_EMPTY or ctx.protected_kind(el):
             continue
         if not normalize_space(el.text()) and not _has_media(el) and not el.get("data-tex"):
             ctx.remove(el, STRUCTURE, "empty", "empty element")
@@ -93,7 +93,8 @@ def run(ctx: Context) -> None:
             first_h1, STRUCTURE, "headline", "headline at the top of the article (carried as the title)"
         )
     # 3. layout tables: cells become blocks
-    for t in [e for e in root.iter() if e.tag == "table" and e.get("data-readwell-table") == "layout"]:
+    # (only tables an earlier stage judged: a protection check judges a table lazily)
+    for t in [e for e in root.iter() if e.tag == "table" and ctx.judged_table_kind(e) == "layout"]:
         if t.parent is None:
             continue
         for cell in [
@@ -110,12 +111,7 @@ def run(ctx: Context) -> None:
     # 5. wrappers that add nothing (not in debug mode: keep evidence)
     if not ctx.options.debug:
         for el in reversed(list(root.iter(include_self=False))):
-            if (
-                el.parent is None
-                or el.tag not in UNWRAP_TAGS
-                or el.get("data-readwell-protected")
-                or el.get("data-tex")
-            ):
+            if el.parent is None or el.tag not in UNWRAP_TAGS or ctx.protected_kind(el) or el.get("data-tex"):
                 continue
             if el.tag == "span" or el.tag in ("font", "big", "small", "u", "center"):
                 if (

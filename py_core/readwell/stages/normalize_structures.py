@@ -3,7 +3,7 @@
 Fourth, after the root is known and before every removal stage, because the parts of these structures look
 like boilerplate to generic rules: line-number gutters are tiny link-free number columns, KaTeX's MathML copy
 is visually hidden, footnote lists are link-dense, figure captions are short. Normalized, they are marked
-``data-readwell-protected`` (exempt from generic removal) and render as fenced code with a language,
+protected (``Context.protect``: exempt from generic removal) and render as fenced code with a language,
 ``$…$`` math, ``[^n]`` footnotes and captioned images.
 """
 
@@ -14,7 +14,6 @@ import re
 from ..context import STRUCTURE, Context
 from ..dom import Element, Text, normalize_space
 from ..rules import tokens_of
-from ..signals import PROTECT
 
 _LANG_CLASS = re.compile(r"^(?:language|lang|highlight|brush|hljs|sourceCode)-?[:]?([\w+#.-]+)$", re.I)
 GUTTER_TOKENS = frozenset(
@@ -108,7 +107,8 @@ def _code_text(el: Element) -> str:
 
 
 def _make_pre(ctx: Context, text: str, lang: str) -> Element:
-    pre = ctx.new_element("pre", {PROTECT: "code"})
+    pre = ctx.new_element("pre")
+    ctx.protect(pre, "code")
     code = ctx.new_element("code", {"class": f"language-{lang}"} if lang else {})
     code.append(ctx.new_text(text))
     pre.append(code)
@@ -136,7 +136,7 @@ def normalize_code(ctx: Context, root: Element) -> None:
             t, pre, STRUCTURE, "code-gutter-table", "line-number gutter dropped; code kept as one block"
         )
     for pre in [e for e in root.iter() if e.tag == "pre"]:
-        if pre.parent is None or pre.get(PROTECT) == "code":
+        if pre.parent is None or ctx.protected_kind(pre) == "code":
             continue
         if any(a.tag == "pre" for a in pre.ancestors()):
             continue
@@ -192,7 +192,7 @@ def normalize_math(ctx: Context, root: Element) -> None:
             )
     for m in [e for e in root.iter() if e.tag == "math" and e.ns == "math"]:
         tex = _tex_of(m)
-        if tex and m.parent is not None and m.parent.get(PROTECT) != "math":
+        if tex and m.parent is not None and ctx.protected_kind(m.parent) != "math":
             ctx.replace(
                 m,
                 _math(ctx, tex, m.get("display") == "block"),
@@ -203,9 +203,8 @@ def normalize_math(ctx: Context, root: Element) -> None:
 
 
 def _math(ctx: Context, tex: str, display: bool) -> Element:
-    el = ctx.new_element(
-        "span", {PROTECT: "math", "data-tex": tex, "data-display": "block" if display else "inline"}
-    )
+    el = ctx.new_element("span", {"data-tex": tex, "data-display": "block" if display else "inline"})
+    ctx.protect(el, "math")
     el.append(ctx.new_text(tex))
     return el
 
@@ -228,7 +227,7 @@ def normalize_footnotes(ctx: Context, root: Element) -> None:
         refs[target] = label
         holder = sup if sup is not None else a
         holder.attrs["data-footnote-ref"] = label
-        holder.attrs[PROTECT] = "footnote"
+        ctx.protect(holder, "footnote")
     if not refs:
         return
     for el in root.iter():
@@ -238,12 +237,12 @@ def normalize_footnotes(ctx: Context, root: Element) -> None:
             lst = li.parent
             if lst is not None:
                 lst.attrs["data-footnotes"] = "1"
-                lst.attrs[PROTECT] = "footnotes"
+                ctx.protect(lst, "footnotes")
                 holder = lst.parent
                 if holder is not None and tokens_of(
                     holder.get("class") + " " + holder.id
                 ) & _FN_LIST_TOKENS | ({"doc-endnotes"} & {holder.get("role")}):
-                    holder.attrs[PROTECT] = "footnotes"
+                    ctx.protect(holder, "footnotes")
     for a in [e for e in root.iter() if e.tag == "a"]:
         if a.parent is None:
             continue
@@ -305,7 +304,7 @@ def normalize_figures(ctx: Context, root: Element) -> None:
             e.tag in ("img", "picture", "video", "svg", "table", "pre") for e in fig.iter(include_self=False)
         )
         if has_media:
-            fig.attrs[PROTECT] = "figure"
+            ctx.protect(fig, "figure")
 
 
 def run(ctx: Context) -> None:

@@ -107,7 +107,7 @@ def is_meta_line(text: str, byline: str | None) -> str | None:
 def run(ctx: Context) -> None:
     root = ctx.root or ctx.doc.body
     found: list[tuple[Element, str, str]] = []
-    byline = ctx.meta.get("byline")
+    byline = ctx.meta.byline
     seen: dict[str, int] = {}
     stack = [c for c in root.children if isinstance(c, Element)]
     stack.reverse()

@@ -75,10 +75,11 @@ def run(ctx: Context) -> None:
     while stack:
         el = stack.pop()
         if el is not root:
-            if el.get("data-readwell-protected") in ("math",):
+            kind = ctx.protected_kind(el)
+            if kind == "math":
                 continue
             reason = hidden_reason(el)
-            if reason and not (el.tag == "details" or el.get("data-readwell-protected")):
+            if reason and not (el.tag == "details" or kind):
                 found.append((el, HIDDEN, reason))
                 continue
             tiny = tiny_media_reason(el)

@@ -122,7 +122,7 @@ def run(ctx: Context) -> None:
     for el in reversed(order):
         if el.parent is None or ctx.is_protected(el) or any(a.nid in removed for a in el.ancestors()):
             continue
-        if el.tag == "table" and el.get("data-readwell-table") == "data":
+        if el.tag == "table" and ctx.judged_table_kind(el) == "data":
             continue
         st = stats[el.nid]
         if names_boilerplate(el, st):

@@ -45,7 +45,7 @@ def absolutize_srcset(base: str | None, value: str) -> str:
 def run(ctx: Context) -> None:
     root = ctx.root or ctx.doc.body
     base = base_url(ctx.doc, ctx.options.url)
-    ctx.meta["base_url"] = base
+    ctx.meta.base_url = base
     for el in root.iter():
         for attr in URL_ATTRS.get(el.tag, ()):
             if attr in el.attrs:
