@@ -22,6 +22,19 @@ from .rules import (
 )
 from .selectors import compile_selector
 from .textstats import hidden_reason
+from .thresholds import (
+    ARTICLE_BODY_WEIGHT,
+    ARTICLE_TAG_UNITS,
+    BIO_BOX_MAX_UNITS,
+    CLASS_WEIGHT,
+    HEADER_MAX_PARAGRAPHS,
+    MOST_OF_PAGE,
+    PROSE_MAX_LINK_DENSITY,
+    PROSE_MIN_MARKS,
+    PROSE_MIN_UNITS,
+    PROSE_UNITS_WITHOUT_PARAGRAPH,
+    THREAD_MIN_ITEMS,
+)
 
 # Elements that never hold the article: not scored, not counted by the readerable check.
 UNLIKELY_TAGS = frozenset({"nav", "footer", "aside", "menu", "form", "dialog", "button", "select"})
@@ -36,11 +49,11 @@ def class_weight(el: Element) -> int:
             continue
         toks = tokens_of(value)
         if toks & NEGATIVE_TOKENS:
-            w -= 25
+            w -= CLASS_WEIGHT
         if toks & POSITIVE_TOKENS:
-            w += 25
+            w += CLASS_WEIGHT
     if el.get("itemprop") == "articleBody":
-        w += 40
+        w += ARTICLE_BODY_WEIGHT
     return w
 
 
@@ -54,7 +67,7 @@ def article_holders(body: Element, stats: dict[int, Stat]) -> set[int]:
             e.tag == "main"
             or e.get("role") == "main"
             or e.get("itemprop") == "articleBody"
-            or (e.tag == "article" and stats[e.nid].units >= 500)
+            or (e.tag == "article" and stats[e.nid].units >= ARTICLE_TAG_UNITS)
         ):
             out.update(a.nid for a in e.ancestors())
     return out
@@ -80,14 +93,14 @@ def is_unlikely(
     toks = tokens_of(el.get("class") + " " + el.get("id"))
     if (
         body_units
-        and st.units > 0.5 * body_units
+        and st.units > MOST_OF_PAGE * body_units
         and (el.tag in ("form", "div", "section", "main") or not role)
         and not toks & COMMENT_TOKENS
     ):
         return None  # (comment threads are the one boilerplate that often outweighs the article)
     if el.tag in UNLIKELY_TAGS:
         return f"<{el.tag}> element"
-    if el.tag == "header" and st.paragraphs < 3:
+    if el.tag == "header" and st.paragraphs < HEADER_MAX_PARAGRAPHS:
         return "<header> element"
     if role in UNLIKELY_ROLES:
         return f"role={role}"
@@ -111,10 +124,10 @@ def match_exact(el: Element) -> tuple[str, str] | None:
 def reads_as_prose(st: Stat) -> bool:
     """Several clauses, low link density and a real amount of text: a section of the article."""
     return (
-        st.units >= 200
-        and st.marks >= 4
-        and st.link_density < 0.2
-        and (st.paragraphs >= 1 or st.units >= 400)
+        st.units >= PROSE_MIN_UNITS
+        and st.marks >= PROSE_MIN_MARKS
+        and st.link_density < PROSE_MAX_LINK_DENSITY
+        and (st.paragraphs >= 1 or st.units >= PROSE_UNITS_WITHOUT_PARAGRAPH)
     )
 
 
@@ -135,7 +148,7 @@ def looks_like_thread(el: Element) -> bool:
             items += 1
         if e.tag in ("form", "textarea", "time"):
             items += 1
-        if items >= 2:
+        if items >= THREAD_MIN_ITEMS:
             return True
     return False
 
@@ -153,7 +166,7 @@ def match_partial(el: Element, st: Stat) -> tuple[str, str] | None:
             continue
         if guard == "unless-prose-section" and reads_as_prose(st) and not looks_like_thread(el):
             continue  # "comment-on-method": a section of the article, not a comment thread
-        if guard == "bio-box" and (st.units > 600 or el.tag in ("p", "span", "a", "address")):
+        if guard == "bio-box" and (st.units > BIO_BOX_MAX_UNITS or el.tag in ("p", "span", "a", "address")):
             continue  # a byline span is metadata, not a bio box
         if guard == "outside-root-top" and el.tag not in ("header", "footer", "div", "section", "aside"):
             continue

@@ -12,6 +12,7 @@ from ..dom import Element
 from ..measure import measure
 from ..rules import COMMENT_TOKENS, tokens_of
 from ..signals import match_exact, match_partial
+from ..thresholds import MOST_OF_ROOT_NAMED
 
 
 def run(ctx: Context) -> None:
@@ -26,7 +27,7 @@ def run(ctx: Context) -> None:
         if ctx.is_protected(el):
             continue
         toks = tokens_of(el.get("class") + " " + el.get("id"))
-        if root_units and stats[el.nid].units > 0.6 * root_units and not toks & COMMENT_TOKENS:
+        if root_units and stats[el.nid].units > MOST_OF_ROOT_NAMED * root_units and not toks & COMMENT_TOKENS:
             # A wrapper holding most of the article (ASP.NET's page-wide <form>) is never boilerplate.
             stack.extend(reversed([c for c in el.children if isinstance(c, Element)]))
             continue

@@ -14,6 +14,7 @@ from ..measure import Stat, measure
 from ..rules import PROMO_TEXT
 from ..signals import class_weight, match_exact, match_partial, reads_as_prose
 from ..textstats import led_by_link
+from ..thresholds import MOST_OF_ROOT_SHAPE
 
 CANDIDATE_TAGS = frozenset(
     {
@@ -73,7 +74,7 @@ def verdict(el: Element, st: Stat, root_units: int) -> str | None:
     weight = class_weight(el)
     ld = st.link_density
     share = st.units / root_units if root_units else 1.0
-    if share > 0.5:
+    if share > MOST_OF_ROOT_SHAPE:
         return None  # most of the article lives here
     is_list = el.tag in ("ul", "ol", "dl")
     if is_list and st.list_items and ld > 0.6 and st.marks < max(3, st.list_items):

@@ -18,6 +18,32 @@ from ..rules import PROMO_TEXT
 from ..selectors import select
 from ..signals import SKIP_TAGS, UNLIKELY_TAGS, article_holders, class_weight, is_unlikely
 from ..textstats import hidden_reason, text_units
+from ..thresholds import (
+    CHUNK_MIN_SHARE,
+    CLIMB_FLOOR_DIVISOR,
+    DIV_PARAGRAPH_DIRECT_UNITS,
+    LENGTH_BONUS_MAX,
+    LENGTH_BONUS_UNITS,
+    LINK_PENALTY,
+    LIST_ITEM_MAX_LINK_DENSITY,
+    LIST_ITEM_MIN_MARKS,
+    MAX_PROPAGATION_LEVEL,
+    MEDIA_MAX_LINK_DENSITY,
+    PARAGRAPH_MIN_UNITS,
+    PROMO_MAX_UNITS,
+    PROSE_SHARE_TO_CLIMB,
+    SAME_CLASS_BONUS,
+    SIBLING_MAX_LINK_DENSITY,
+    SIBLING_MIN_SCORE,
+    SIBLING_PROSE_LINK_DENSITY,
+    SIBLING_PROSE_MARKS,
+    SIBLING_PROSE_UNITS,
+    SIBLING_SCORE_SHARE,
+    STRAY_TEXT_MAX,
+    STRONG_MIN_COUNT,
+    STRONG_RANKS,
+    STRONG_SHARE,
+)
 
 PARAGRAPH_TAGS = frozenset({"p", "pre", "td", "blockquote", "dd", "li", "figcaption"})
 DIV_LIKE = frozenset({"div", "section", "article", "main", "span", "font", "center"})
@@ -79,9 +105,11 @@ def score_candidates(
         if not _is_paragraph(el):
             continue
         st = stats[el.nid]
-        if st.units < 25:
+        if st.units < PARAGRAPH_MIN_UNITS:
             continue
-        if el.tag == "li" and (st.marks < 1 or st.link_density > 0.5):
+        if el.tag == "li" and (
+            st.marks < LIST_ITEM_MIN_MARKS or st.link_density > LIST_ITEM_MAX_LINK_DENSITY
+        ):
             continue  # a list of links or labels is not prose
         if el.tag == "td" and any(isinstance(c, Element) and c.tag in BLOCKISH for c in el.children):
             continue  # layout cell: its paragraphs are scored themselves
@@ -89,14 +117,14 @@ def score_candidates(
         prose[el.nid] = prose.get(el.nid, 0.0) + value
         for anc in el.ancestors():
             prose[anc.nid] = prose.get(anc.nid, 0.0) + value
-        content = 1 + st.marks + min(st.units // 100, 3)
-        content *= 1 - 0.5 * st.link_density
+        content = 1 + st.marks + min(st.units // LENGTH_BONUS_UNITS, LENGTH_BONUS_MAX)
+        content *= 1 - LINK_PENALTY * st.link_density
         level = 0
         # A block mixing a run of text with other blocks holds its paragraph itself (Readability would wrap
         # the run in a <p> inside it), so it is the first to receive the score.
         chain = [el, *el.ancestors()] if el.tag in DIV_LIKE and _has_block_child(el) else list(el.ancestors())
         for anc in chain:
-            if anc.tag in ("#document", "html") or level > 4:
+            if anc.tag in ("#document", "html") or level > MAX_PROPAGATION_LEVEL:
                 break
             if anc.nid not in scores:
                 scores[anc.nid] = TAG_BASE.get(anc.tag, 0) + class_weight(anc)
@@ -122,7 +150,9 @@ def _is_paragraph(el: Element) -> bool:
         direct = sum(text_units(c.data) for c in el.children if isinstance(c, Text))
         if not direct:
             return False
-        return direct >= 80 or not any(isinstance(c, Element) and c.tag in BLOCKISH for c in el.children)
+        return direct >= DIV_PARAGRAPH_DIRECT_UNITS or not any(
+            isinstance(c, Element) and c.tag in BLOCKISH for c in el.children
+        )
     return False
 
 
@@ -136,20 +166,20 @@ def find_root(body: Element) -> tuple[Element | None, dict[int, Stat], dict[int,
     top_score = scores[top.nid]
 
     # Several strong candidates under one ancestor: the article is split; take their common ancestor.
-    strong = [elements[n] for n in ranked[1:6] if scores[n] >= 0.75 * top_score]
-    if len(strong) >= 2:
+    strong = [elements[n] for n in ranked[1 : STRONG_RANKS + 1] if scores[n] >= STRONG_SHARE * top_score]
+    if len(strong) >= STRONG_MIN_COUNT:
         lineage = list(top.ancestors())
         for anc in lineage:
             if anc.tag in ("body", "html", "#document"):
                 break
             inside = sum(1 for s in strong if anc in set(s.ancestors()))
-            if inside >= 2:
+            if inside >= STRONG_MIN_COUNT:
                 top = anc
                 break
 
     # Climb while the parent scores clearly higher (the article's real container).
     last = scores.get(top.nid, 0.0)
-    threshold = last / 3
+    threshold = last / CLIMB_FLOOR_DIVISOR
     parent = top.parent
     while parent is not None and parent.tag not in ("body", "html", "#document"):
         ps = scores.get(parent.nid)
@@ -171,7 +201,7 @@ def find_root(body: Element) -> tuple[Element | None, dict[int, Stat], dict[int,
     for anc in list(top.ancestors()):
         if anc.tag in ("body", "html", "#document"):
             break
-        if prose.get(top.nid, 0.0) < 0.6 * prose.get(anc.nid, 0.0):
+        if prose.get(top.nid, 0.0) < PROSE_SHARE_TO_CLIMB * prose.get(anc.nid, 0.0):
             top = anc
     # A lone child says nothing: its parent is the same content.
     while (
@@ -197,7 +227,7 @@ def _join_chunks(top: Element, scores: dict[int, float], elements: dict[int, Ele
     cls = top.get("class").strip()
     if not cls:
         return top
-    floor = 0.2 * scores.get(top.nid, 0.0)
+    floor = CHUNK_MIN_SHARE * scores.get(top.nid, 0.0)
     common: Element | None = None
     for n, e in elements.items():
         if e is top or e.tag != top.tag or e.get("class").strip() != cls or scores[n] < floor:
@@ -232,7 +262,7 @@ def _siblings_to_join(top: Element, scores: dict[int, float], stats: dict[int, S
     if parent is None or parent.tag in ("html", "#document"):
         return set()
     top_score = scores.get(top.nid, 0.0)
-    threshold = max(10.0, top_score * 0.2)
+    threshold = max(SIBLING_MIN_SCORE, top_score * SIBLING_SCORE_SHARE)
     joined: set[int] = set()
     top_classes = top.get("class")
     for sib in parent.children:
@@ -244,17 +274,22 @@ def _siblings_to_join(top: Element, scores: dict[int, float], stats: dict[int, S
                 st is not None and st.images and sib.tag not in ("a",)
             ):
                 # media next to the article (lead image) belongs to it if it sits before or right after it
-                if st is not None and st.images and st.link_density < 0.5 and _adjacent(top, sib):
+                if (
+                    st is not None
+                    and st.images
+                    and st.link_density < MEDIA_MAX_LINK_DENSITY
+                    and _adjacent(top, sib)
+                ):
                     joined.add(sib.nid)
             continue
         if hidden_reason(sib) or sib.tag in UNLIKELY_TAGS:
             continue
         text = normalize_space(sib.text())
-        if PROMO_TEXT.search(text) and st.units < 600:
+        if PROMO_TEXT.search(text) and st.units < PROMO_MAX_UNITS:
             continue  # promotional box beside the article (Readability joins it)
-        bonus = top_score * 0.2 if top_classes and sib.get("class") == top_classes else 0
+        bonus = top_score * SAME_CLASS_BONUS if top_classes and sib.get("class") == top_classes else 0
         s = scores.get(sib.nid)
-        if s is not None and s + bonus >= threshold and st.link_density < 0.3:
+        if s is not None and s + bonus >= threshold and st.link_density < SIBLING_MAX_LINK_DENSITY:
             joined.add(sib.nid)
             continue
         lead_header = sib.tag in ("header", "hgroup") and parent.children.index(sib) < parent.children.index(
@@ -267,9 +302,18 @@ def _siblings_to_join(top: Element, scores: dict[int, float], stats: dict[int, S
         ):
             if sib.tag in DIV_LIKE and class_weight(sib) < 0:
                 continue
-            if st.units > 80 and st.link_density < 0.25 and st.marks >= (1 if lead_header else 2):
+            if (
+                st.units > SIBLING_PROSE_UNITS
+                and st.link_density < SIBLING_PROSE_LINK_DENSITY
+                and st.marks >= (1 if lead_header else SIBLING_PROSE_MARKS)
+            ):
                 joined.add(sib.nid)
-            elif 0 < st.units <= 80 and st.link_density == 0 and text[-1:] in ".!?。！？" and sib.tag == "p":
+            elif (
+                0 < st.units <= SIBLING_PROSE_UNITS
+                and st.link_density == 0
+                and text[-1:] in ".!?。！？"
+                and sib.tag == "p"
+            ):
                 joined.add(sib.nid)
     return joined
 
@@ -308,7 +352,7 @@ def run(ctx: Context) -> None:
                 if sib.tag not in SKIP_TAGS and stats.get(sib.nid) and PROMO_TEXT.search(sib.text()):
                     reason = "promotional block beside the article"
                 ctx.remove(sib, SCORE, "sibling-not-joined", reason)
-            elif isinstance(sib, Text) and sib.data.strip() and len(sib.data.strip()) < 25:
+            elif isinstance(sib, Text) and sib.data.strip() and len(sib.data.strip()) < STRAY_TEXT_MAX:
                 ctx.remove(sib, SCORE, "sibling-not-joined", "stray text beside the article")
         root = parent
     else:
