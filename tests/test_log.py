@@ -32,6 +32,7 @@ KINDS = {
     "exact-selector",
     "partial-pattern",
     "score",
+    "selector",
     "hidden",
     "tiny-media",
     "text-pattern",

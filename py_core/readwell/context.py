@@ -17,6 +17,7 @@ from .dom import Document, Element, Node, Text
 EXACT = "exact-selector"
 PARTIAL = "partial-pattern"
 SCORE = "score"
+SELECTOR = "selector"  # outside the element the user chose with the ``selector`` option
 HIDDEN = "hidden"
 TINY = "tiny-media"
 TEXT = "text-pattern"
@@ -91,6 +92,17 @@ class LogEntry:
 
 
 @dataclass
+class Note:
+    """A decision that removed nothing (a refinement of the root candidate), kept for diagnostics."""
+
+    stage: str
+    step: str
+    node_id: int
+    path: str
+    detail: str
+
+
+@dataclass
 class PageMeta:
     """Facts about the page that stages share, as typed fields (a stage reads a field, not a dict key)."""
 
@@ -114,6 +126,7 @@ class Context:
     root: Element | None = None
     root_path: str = ""
     log: list[LogEntry] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)  # decisions that removed nothing (see ``note``)
     timings: dict[str, float] = field(default_factory=dict)
     meta: PageMeta = field(default_factory=PageMeta)
     protected: dict[int, str] = field(default_factory=dict)  # node id → kind (code, math, figure, ...)
@@ -167,6 +180,10 @@ class Context:
             return
         self._entry(old, "replace", kind, rule, reason)
         dom.replace(old, new)
+
+    def note(self, step: str, el: Element, detail: str) -> None:
+        """Record a decision that changes no membership (e.g. the root candidate moved to an ancestor)."""
+        self.notes.append(Note(self.stage, step, el.nid, self.path_of(el), detail))
 
     def new_element(self, tag: str, attrs: dict[str, str] | None = None) -> Element:
         el = Element(tag, attrs)

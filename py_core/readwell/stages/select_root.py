@@ -10,7 +10,11 @@ best candidate is tiny or mostly links has no article (not "the navigation").
 
 from __future__ import annotations
 
-from ..context import SCORE, Context
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from ..context import SCORE, SELECTOR, Context
 from ..dom import Element, Text, detach, normalize_space
 from ..errors import InputError
 from ..measure import Stat, measure
@@ -78,15 +82,25 @@ TAG_BASE = {
 }
 
 
-def _has_article_tag(el: Element) -> bool:
-    return el.tag in ("article", "main") or any(e.tag in ("article", "main") for e in el.ancestors())
+@dataclass
+class Scoring:
+    """What scoring learned about the page, in one record (the refinements and the sibling step read it)."""
+
+    scores: dict[int, float]  # candidate id → score (paragraph points propagated to ancestors)
+    elements: dict[int, Element]  # candidate id → element
+    stats: dict[int, Stat]  # every element's measures (text units, links, clause marks, ...)
+    prose: dict[int, float]  # element id → paragraph text inside it, outside unlikely blocks, × (1 - links)
+
+    def score(self, el: Element) -> float:
+        return self.scores.get(el.nid, 0.0)
+
+    def ranked(self) -> list[Element]:
+        """Candidates, best first (ties keep document order of first scoring)."""
+        return [self.elements[n] for n in sorted(self.scores, key=lambda n: self.scores[n], reverse=True)]
 
 
-def score_candidates(
-    body: Element,
-) -> tuple[dict[int, float], dict[int, Element], dict[int, Stat], dict[int, float]]:
-    """Paragraph scores propagated to ancestors; returns (scores, elements by id, stats, prose units per
-    element: paragraph text outside unlikely blocks, weighted by 1 - link density)."""
+def score_candidates(body: Element) -> Scoring:
+    """Readability's paragraph-to-ancestor propagation, with prose units per element alongside."""
     stats = measure(body)
     body_units = stats[body.nid].units
     holders = article_holders(body, stats)
@@ -134,7 +148,7 @@ def score_candidates(
             level += 1
     for nid in scores:
         scores[nid] *= 1 - stats[nid].link_density
-    return scores, elements, stats, prose
+    return Scoring(scores, elements, stats, prose)
 
 
 def _has_block_child(el: Element) -> bool:
@@ -156,57 +170,81 @@ def _is_paragraph(el: Element) -> bool:
     return False
 
 
-def find_root(body: Element) -> tuple[Element | None, dict[int, Stat], dict[int, float], set[int]]:
-    """Return (top candidate, stats, scores, ids of siblings to join)."""
-    scores, elements, stats, prose = score_candidates(body)
-    if not scores:
-        return None, stats, scores, set()
-    ranked = sorted(scores, key=lambda n: scores[n], reverse=True)
-    top = elements[ranked[0]]
-    top_score = scores[top.nid]
+TOP_LEVEL = ("body", "html", "#document")
 
-    # Several strong candidates under one ancestor: the article is split; take their common ancestor.
-    strong = [elements[n] for n in ranked[1 : STRONG_RANKS + 1] if scores[n] >= STRONG_SHARE * top_score]
+
+def _split_article(top: Element, sc: Scoring) -> Element:
+    """Several strong candidates under one ancestor: the article is split; take their common ancestor."""
+    ranked = sc.ranked()
+    top_score = sc.score(top)
+    strong = [e for e in ranked[1 : STRONG_RANKS + 1] if sc.score(e) >= STRONG_SHARE * top_score]
     if len(strong) >= STRONG_MIN_COUNT:
-        lineage = list(top.ancestors())
-        for anc in lineage:
-            if anc.tag in ("body", "html", "#document"):
+        for anc in top.ancestors():
+            if anc.tag in TOP_LEVEL:
                 break
             inside = sum(1 for s in strong if anc in set(s.ancestors()))
             if inside >= STRONG_MIN_COUNT:
-                top = anc
-                break
+                return anc
+    return top
 
-    # Climb while the parent scores clearly higher (the article's real container).
-    last = scores.get(top.nid, 0.0)
+
+def _parent_container(top: Element, sc: Scoring) -> Element:
+    """Climb while the parent scores clearly higher (the article's real container)."""
+    last = sc.score(top)
     threshold = last / CLIMB_FLOOR_DIVISOR
     parent = top.parent
-    while parent is not None and parent.tag not in ("body", "html", "#document"):
-        ps = scores.get(parent.nid)
+    while parent is not None and parent.tag not in TOP_LEVEL:
+        ps = sc.scores.get(parent.nid)
         if ps is None:
             parent = parent.parent
             continue
         if ps < threshold:
             break
         if ps > last:
-            top = parent
-            break
+            return parent
         last = ps
         parent = parent.parent
-    # Chunked articles repeat the body container's class for every chunk: take the common ancestor of the
-    # chunks that carry real text (each at least a fifth of the best one's score).
-    top = _join_chunks(top, scores, elements)
-    # The article is split across sibling blocks (sections): climb while the candidate holds well under the
-    # parent's prose (prose = paragraph text outside unlikely blocks, weighted by 1 - link density).
+    return top
+
+
+def _join_chunks(top: Element, sc: Scoring) -> Element:
+    """Chunked articles repeat the body container's class for every chunk: take the common ancestor of the
+    chunks that carry real text. Chunks repeat the class *and* sit under identical wrappers (cousins through
+    the same structure); a teaser that reuses the class in another structure (a "next up" box) is not one."""
+    cls = top.get("class").strip()
+    if not cls:
+        return top
+    floor = CHUNK_MIN_SHARE * sc.score(top)
+    common: Element | None = None
+    for n, e in sc.elements.items():
+        if e is top or e.tag != top.tag or e.get("class").strip() != cls or sc.scores[n] < floor:
+            continue
+        anc = _common_ancestor(top, e)
+        if anc is None or anc.tag in TOP_LEVEL:
+            continue
+        if _signature_path(top, anc) != _signature_path(e, anc):
+            continue
+        if common is None or anc in set(common.ancestors()):
+            common = anc
+    return common if common is not None else top
+
+
+def _sections(top: Element, sc: Scoring) -> Element:
+    """The article is split across sibling blocks (sections): climb while the candidate holds well under
+    an ancestor's prose."""
     for anc in list(top.ancestors()):
-        if anc.tag in ("body", "html", "#document"):
+        if anc.tag in TOP_LEVEL:
             break
-        if prose.get(top.nid, 0.0) < PROSE_SHARE_TO_CLIMB * prose.get(anc.nid, 0.0):
+        if sc.prose.get(top.nid, 0.0) < PROSE_SHARE_TO_CLIMB * sc.prose.get(anc.nid, 0.0):
             top = anc
-    # A lone child says nothing: its parent is the same content.
+    return top
+
+
+def _lone_child(top: Element, sc: Scoring) -> Element:
+    """A lone child says nothing: its parent is the same content."""
     while (
         top.parent is not None
-        and top.parent.tag not in ("body", "html", "#document")
+        and top.parent.tag not in TOP_LEVEL
         and len(
             [
                 c
@@ -217,29 +255,40 @@ def find_root(body: Element) -> tuple[Element | None, dict[int, Stat], dict[int,
         == 1
     ):
         top = top.parent
-    joined = _siblings_to_join(top, scores, stats)
-    return top, stats, scores, joined
+    return top
 
 
-def _join_chunks(top: Element, scores: dict[int, float], elements: dict[int, Element]) -> Element:
-    """Chunks repeat the body container's class *and* sit under identical wrappers (cousins through the same
-    structure); a teaser that reuses the class in another structure (a "next up" box) is not a chunk."""
-    cls = top.get("class").strip()
-    if not cls:
-        return top
-    floor = CHUNK_MIN_SHARE * scores.get(top.nid, 0.0)
-    common: Element | None = None
-    for n, e in elements.items():
-        if e is top or e.tag != top.tag or e.get("class").strip() != cls or scores[n] < floor:
-            continue
-        anc = _common_ancestor(top, e)
-        if anc is None or anc.tag in ("body", "html", "#document"):
-            continue
-        if _signature_path(top, anc) != _signature_path(e, anc):
-            continue
-        if common is None or anc in set(common.ancestors()):
-            common = anc
-    return common if common is not None else top
+Refine = Callable[[Element, Scoring], Element]
+
+
+class Refinements(NamedTuple):
+    """The steps from the best-scoring element to the root candidate, applied in this order (each may move
+    the candidate to an ancestor; each move is noted on the context)."""
+
+    split_article: Refine
+    parent_container: Refine
+    join_chunks: Refine
+    sections: Refine
+    lone_child: Refine
+
+
+REFINEMENTS = Refinements(_split_article, _parent_container, _join_chunks, _sections, _lone_child)
+
+
+def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None, Scoring, set[int]]:
+    """Return (root candidate, scoring, ids of siblings to join); refinements are noted on ``ctx``."""
+    sc = score_candidates(body)
+    if not sc.scores:
+        return None, sc, set()
+    top = sc.ranked()[0]
+    if ctx is not None:
+        ctx.note("best-score", top, f"best-scoring candidate ({sc.score(top):.1f})")
+    for name, refine in zip(Refinements._fields, REFINEMENTS, strict=True):
+        new = refine(top, sc)
+        if new is not top and ctx is not None:
+            ctx.note(name, new, f"candidate moved up from {ctx.path_of(top)}")
+        top = new
+    return top, sc, _siblings_to_join(top, sc)
 
 
 def _common_ancestor(a: Element, b: Element) -> Element | None:
@@ -256,11 +305,12 @@ def _signature_path(el: Element, stop: Element) -> list[tuple[str, str]]:
     return path
 
 
-def _siblings_to_join(top: Element, scores: dict[int, float], stats: dict[int, Stat]) -> set[int]:
+def _siblings_to_join(top: Element, sc: Scoring) -> set[int]:
     """Siblings that continue the article (Readability's sibling step, minus its promo false positives)."""
     parent = top.parent
     if parent is None or parent.tag in ("html", "#document"):
         return set()
+    scores, stats = sc.scores, sc.stats
     top_score = scores.get(top.nid, 0.0)
     threshold = max(SIBLING_MIN_SCORE, top_score * SIBLING_SCORE_SHARE)
     joined: set[int] = set()
@@ -319,6 +369,9 @@ def _siblings_to_join(top: Element, scores: dict[int, float], stats: dict[int, S
 
 
 def _adjacent(a: Element, b: Element) -> bool:
+    """``b`` is right after ``a`` or anywhere before it (lead media). Restricting it to the sibling right
+    before ``a``, as the name says, changes one scrapinghub page for the worse (a caption-like line joins);
+    kept as is until that page has a fixture."""
     sibs = [c for c in a.parent.children if isinstance(c, Element)] if a.parent else []
     try:
         return abs(sibs.index(a) - sibs.index(b)) == 1 or sibs.index(b) < sibs.index(a)
@@ -334,10 +387,11 @@ def run(ctx: Context) -> None:
         if not matches:
             raise InputError(f"selector {sel!r} matched no element")
         root = matches[0]
-        _prune_outside(ctx, root, f"outside the element chosen by selector {sel!r}", "selector")
+        _prune_outside(ctx, root, f"outside the element chosen by selector {sel!r}", SELECTOR, "selector")
         ctx.root = root
         return
-    top, stats, scores, joined = find_root(body)
+    top, sc, joined = find_root(body, ctx)
+    stats = sc.stats
     if top is None:
         ctx.root = None
         return
@@ -357,11 +411,11 @@ def run(ctx: Context) -> None:
         root = parent
     else:
         root = top
-    _prune_outside(ctx, root, "outside the content root", "outside-root")
+    _prune_outside(ctx, root, "outside the content root", SCORE, "outside-root")
     ctx.root = root
 
 
-def _prune_outside(ctx: Context, root: Element, reason: str, rule: str) -> None:
+def _prune_outside(ctx: Context, root: Element, reason: str, kind: str, rule: str) -> None:
     """Remove, with one log entry per subtree, everything in <body> that is not the root or its ancestor."""
     path = ctx.path_of(root)
     cur = root
@@ -371,7 +425,7 @@ def _prune_outside(ctx: Context, root: Element, reason: str, rule: str) -> None:
             if sib is cur:
                 continue
             if isinstance(sib, Element) or (isinstance(sib, Text) and sib.data.strip()):
-                ctx.remove(sib, SCORE, rule, f"{reason} ({path})")
+                ctx.remove(sib, kind, rule, f"{reason} ({path})")
             else:
                 detach(sib)  # whitespace carries no content: not worth a log entry
         cur = parent

@@ -1,0 +1,72 @@
+"""Root selection as steps: scoring, then the named refinements in order, each noted on the context.
+
+Each refinement is checked to be *live*: on a fixture where it moves the candidate, replacing it by "stay"
+changes the chosen root. A refinement that moves nothing on any fixture would be untested code.
+"""
+
+from __future__ import annotations
+
+import fixturelib
+import pytest
+from readwell.context import Context
+from readwell.extract import make_options, run_pipeline
+from readwell.parse import parse_html
+from readwell.stages import select_root
+
+# refinement → a fixture where it moves the candidate (and the root would differ without it). split_article
+# moves the candidate on broken--misnested-20-levels, but parent_container would reach the same root there:
+# it is checked on its own below.
+MOVES_ON = {
+    "parent_container": "quality--mixed-text-note-inside-article",
+    "join_chunks": "quality--article-body-split-into-chunks",
+    "sections": "broken--unclosed-tags",
+    "lone_child": "core--news-article-basic",
+}
+
+
+def _run(name: str) -> Context:
+    fx = fixturelib.load(fixturelib.FIXTURES / f"{name}.html")
+    return run_pipeline(parse_html(fx.data), make_options(fx.url, fx.options))
+
+
+def test_every_refinement_has_a_fixture() -> None:
+    assert ("split_article", *MOVES_ON) == select_root.Refinements._fields
+
+
+def test_split_article_takes_the_common_ancestor_of_strong_candidates() -> None:
+    """Three near-equal candidates under one wrapper: the wrapper is the article, not the best third."""
+    body = parse_html(
+        "<html><body><div id=w>"
+        + "".join(f"<div id=c{i}><p>x</p></div>" for i in range(3))
+        + "</div><div id=other><p>y</p></div></body></html>"
+    ).body
+    by_id = {e.id: e for e in body.iter() if e.id}
+    scores = {by_id["c0"].nid: 30.0, by_id["c1"].nid: 28.0, by_id["c2"].nid: 25.0, by_id["other"].nid: 29.0}
+    sc = select_root.Scoring(scores, {e.nid: e for e in by_id.values()}, {}, {})
+    assert select_root._split_article(by_id["c0"], sc) is by_id["w"]
+    weak = select_root.Scoring({**scores, by_id["c1"].nid: 5.0, by_id["c2"].nid: 5.0}, sc.elements, {}, {})
+    assert select_root._split_article(by_id["c0"], weak) is by_id["c0"]
+
+
+@pytest.mark.parametrize("step", list(MOVES_ON))
+def test_refinement_is_noted_and_live(step: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx = _run(MOVES_ON[step])
+    steps = [n.step for n in ctx.notes if n.stage == "select_root"]
+    assert steps[0] == "best-score" and step in steps
+    order = [s for s in steps if s != "best-score"]
+    assert order == sorted(order, key=select_root.Refinements._fields.index), "noted out of order"
+    assert ctx.root is not None
+    root = ctx.path_of(ctx.root)
+
+    stay = select_root.REFINEMENTS._replace(**{step: lambda top, sc: top})
+    monkeypatch.setattr(select_root, "REFINEMENTS", stay)
+    off = _run(MOVES_ON[step])
+    assert step not in [n.step for n in off.notes]
+    assert off.root is None or off.path_of(off.root) != root, f"{step} moved the candidate but not the root"
+
+
+def test_selector_pruning_has_its_own_kind() -> None:
+    fx = fixturelib.load(fixturelib.FIXTURES / "stage-select_root--explicit-selector.html")
+    ctx = run_pipeline(parse_html(fx.data), make_options(fx.url, fx.options))
+    kinds = {e.kind for e in ctx.log if e.stage == "select_root"}
+    assert kinds == {"selector"}
