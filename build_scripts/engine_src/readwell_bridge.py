@@ -90,6 +90,13 @@ def stages_json():
     return json.dumps(names)
 
 
+def options_json():
+    """The keyword options (name, type, default, group, help) from readwell.options, the single source."""
+    import readwell
+
+    return json.dumps(readwell.options_schema() if hasattr(readwell, "options_schema") else [])
+
+
 def versions_json():
     import importlib.metadata as md
 

@@ -10,7 +10,6 @@ See ``readwell.STAGES`` for the pipeline and README.md for the CLI.
 
 from __future__ import annotations
 
-from .context import Options
 from .errors import InputError
 from .extract import (
     Result,
@@ -22,6 +21,7 @@ from .extract import (
     is_probably_readerable,
     stages,
 )
+from .options import Options, option_names, options_schema
 from .pipeline import STAGE_NAMES, STAGES, stage_names
 from .readerable import Readerable
 
@@ -40,6 +40,8 @@ __all__ = [
     "extract_document",
     "extract_url",
     "is_probably_readerable",
+    "option_names",
+    "options_schema",
     "stage_names",
     "stages",
 ]

@@ -9,11 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from typing import Any
 
 from . import diagnose
 from .errors import InputError
 from .extract import extract_document, make_options
+from .options import cli_fields
 from .parse import fetch, parse_html, read_file
 from .pipeline import STAGE_NAMES
 
@@ -32,12 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("source", nargs="?", default="-", help="path, http(s) URL, or - for stdin (default)")
     e.add_argument("--url", help="the page's URL (base for relative links when SOURCE is a file or stdin)")
     e.add_argument("--format", choices=("json", "markdown", "html", "text"), default="json")
-    e.add_argument("--selector", help="CSS selector of the content root (bypasses detection)")
-    e.add_argument("--debug", action="store_true", help="include the removal log and per-stage timings")
-    e.add_argument(
-        "--disable", action="append", default=[], metavar="STAGE", help="skip a stage (repeatable)"
-    )
-    e.add_argument("--front-matter", action="store_true", help="YAML front matter before the Markdown")
+    for f in cli_fields():  # one flag per option (readwell.options is the single source)
+        e.add_argument("--" + f.name.replace("_", "-"), help=f.metadata["help"], **f.metadata["cli"])
     e.add_argument("-o", "--output", help="write to FILE instead of stdout")
     sub.add_parser("stages", help="list the pipeline stages in order")
     w = sub.add_parser("why-missing", help="name the first stage and rule that removed a piece of text")
@@ -70,12 +68,9 @@ def render(result_dict: dict[str, Any], fmt: str) -> str:
 
 
 def cmd_extract(a: argparse.Namespace) -> int:
-    opts = make_options(
-        a.url,
-        {"selector": a.selector, "disable": a.disable, "debug": a.debug, "front_matter": a.front_matter},
-    )
+    opts = make_options(a.url, {f.name: getattr(a, f.name) for f in cli_fields()})
     doc, url = load_source(a.source, a.url)
-    opts.url = url
+    opts = replace(opts, url=url)
     result = extract_document(doc, opts)
     text = render(result.to_dict(), a.format)
     if a.output:
@@ -92,7 +87,7 @@ def cmd_extract(a: argparse.Namespace) -> int:
 def cmd_why_missing(a: argparse.Namespace) -> int:
     opts = make_options(a.url, {"selector": a.selector, "disable": a.disable})
     doc, url = load_source(a.source, a.url)
-    opts.url = url
+    opts = replace(opts, url=url)
     answer = diagnose.why_missing(doc, opts, a.text)
     if a.json:
         sys.stdout.write(json.dumps(answer, ensure_ascii=False, indent=2) + "\n")

@@ -1,4 +1,4 @@
-"""Options, the run context and the one function every removal goes through.
+"""The run context and the one function every removal goes through.
 
 Why one function: "why is this sentence missing?" must always have an answer. ``Context.remove``,
 ``Context.unwrap`` and ``Context.replace`` are the only ways stages change the tree's membership, and each
@@ -12,6 +12,7 @@ from typing import Any
 
 from . import dom
 from .dom import Document, Element, Node, Text
+from .options import Options
 
 # Rule kinds used in log entries.
 EXACT = "exact-selector"
@@ -25,44 +26,6 @@ STRUCTURE = "structure"
 ALLOWLIST = "allow-list"
 
 PROTECTED_TAGS = frozenset({"pre", "code", "math", "kbd", "samp"})
-
-
-class Options:
-    """Extraction options (one object, plain fields; grouped by purpose)."""
-
-    __slots__ = (
-        # input
-        "url",
-        # what to extract
-        "selector",
-        "disable",
-        # outputs
-        "front_matter",
-        "debug",
-        # thresholds (documented defaults; tuned on fixtures and the benchmark)
-        "min_article_chars",
-        "char_threshold",
-    )
-
-    def __init__(
-        self,
-        url: str | None = None,
-        selector: str | None = None,
-        disable: list[str] | tuple[str, ...] | None = None,
-        front_matter: bool = False,
-        debug: bool = False,
-        min_article_chars: int = 120,
-        char_threshold: int = 500,
-    ) -> None:
-        self.url = url
-        self.selector = selector or None
-        self.disable = tuple(disable or ())
-        self.front_matter = front_matter
-        self.debug = debug
-        # Below this many characters of text the page has no article (navigation and a few words).
-        self.min_article_chars = min_article_chars
-        # Readability's retry threshold: a root with less text than this triggers a wider candidate.
-        self.char_threshold = char_threshold
 
 
 @dataclass

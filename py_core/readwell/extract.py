@@ -11,13 +11,14 @@ import math
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from . import adapters, metadata
-from .context import Context, LogEntry, Options, PageMeta
+from .context import Context, LogEntry, PageMeta
 from .dom import Document, Element, css_path
 from .errors import InputError
+from .options import OPTION_NAMES, Options
 from .parse import fetch, parse_html, read_file
 from .pipeline import STAGE_NAMES, run_stages
 from .readerable import Readerable, readerable_of
@@ -26,9 +27,6 @@ from .render_markdown import front_matter, to_markdown, to_text
 from .sanitize import bleach_final, sanitize_tree
 from .textstats import text_units, word_count
 
-OPTION_NAMES = frozenset(
-    {"selector", "disable", "front_matter", "debug", "min_article_chars", "char_threshold"}
-)
 WORDS_PER_MINUTE = 230
 
 JSON_KEYS = (
@@ -92,25 +90,29 @@ class Result:
         return d
 
 
+# How a keyword option's value is coerced, by the field's declared type (None always means "the default").
+_COERCE: dict[str, Callable[[Any], Any]] = {"bool": bool, "int": int}
+
+
 def make_options(url: str | None, options: dict[str, Any]) -> Options:
+    """Check keyword options against ``Options``' fields and the stage list, and build the Options."""
     unknown = set(options) - OPTION_NAMES
     if unknown:
         raise InputError(f"unknown option(s): {', '.join(sorted(unknown))}")
-    disable = options.get("disable") or ()
-    if isinstance(disable, str):
-        disable = (disable,)
-    bad = [d for d in disable if d not in STAGE_NAMES]
+    values: dict[str, Any] = {}
+    for f in fields(Options):
+        value = options.get(f.name)
+        if f.name not in OPTION_NAMES or value is None:
+            continue
+        try:
+            values[f.name] = _COERCE.get(str(f.type), lambda v: v)(value)
+        except (TypeError, ValueError):
+            raise InputError(f"option {f.name} must be {f.type}, got {value!r}") from None
+    opts = Options(url=url, **values)
+    bad = [d for d in opts.disable if d not in STAGE_NAMES]
     if bad:
         raise InputError(f"unknown stage(s): {', '.join(bad)}; stages are: {', '.join(STAGE_NAMES)}")
-    return Options(
-        url=url,
-        selector=options.get("selector"),
-        disable=tuple(disable),
-        front_matter=bool(options.get("front_matter")),
-        debug=bool(options.get("debug")),
-        min_article_chars=int(options.get("min_article_chars", 120)),
-        char_threshold=int(options.get("char_threshold", 500)),
-    )
+    return opts
 
 
 def load_document(source: Any) -> Document:
