@@ -9,11 +9,13 @@ parsed here with ``ast`` and any stage-to-stage import fails the test. Only ``pi
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 import readwell
+from readwell import pipeline
 
 PKG = Path(readwell.__file__).resolve().parent
 STAGE_DIR = PKG / "stages"
@@ -142,3 +144,36 @@ def test_internal_marks_are_side_tables() -> None:
     ctx = run_pipeline(parse_html(page), make_options(None, {}))
     assert sorted(set(ctx.protected.values())) == ["code", "figure"]
     assert not [k for e in ctx.doc.root.iter() for k in e.attrs if k.startswith("data-readwell-")]
+
+
+# --- the stage order is declared where each stage lives ------------------------------------------------------
+def order_violations(stages: tuple[pipeline.Stage, ...]) -> list[str]:
+    """Declarations ``stages`` breaks: a stage listed before one it must follow, or an unknown name."""
+    names = [s.name for s in stages]
+    out = []
+    for i, stage in enumerate(stages):
+        for dep in stage.after:
+            if dep not in names:
+                out.append(f"{stage.name} follows unknown stage {dep!r}")
+            elif names.index(dep) >= i:
+                out.append(f"{stage.name} must come after {dep}")
+    return out
+
+
+def test_stage_table_respects_after_declarations() -> None:
+    assert order_violations(pipeline.STAGES) == []
+    assert all(s.after for s in pipeline.STAGES[1:]), "only the first stage may follow nothing"
+
+
+def test_order_check_catches_a_swap() -> None:
+    st = list(pipeline.STAGES)
+    i, j = readwell.STAGE_NAMES.index("remove_low_score"), readwell.STAGE_NAMES.index("remove_by_selector")
+    st[i], st[j] = st[j], st[i]
+    assert "remove_by_selector must come after remove_low_score" in order_violations(tuple(st))
+
+
+def test_stage_docstrings_do_not_count_positions() -> None:
+    """ "First/Second/Third" goes stale when a stage moves; AFTER names the stages instead."""
+    for p in STAGE_DIR.glob("*.py"):
+        doc = ast.get_docstring(ast.parse(p.read_text(encoding="utf-8"))) or ""
+        assert not re.search(r"\b(First|Second|Third|Fourth|Fifth|Last stage)\b", doc), p.name

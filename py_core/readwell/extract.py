@@ -20,7 +20,7 @@ from .dom import Document, Element, css_path
 from .errors import InputError
 from .options import OPTION_NAMES, Options
 from .parse import fetch, parse_html, read_file
-from .pipeline import STAGE_NAMES, run_stages
+from .pipeline import STAGE_NAMES, run_stages, stage_names
 from .readerable import Readerable, readerable_of
 from .render_html import serialize
 from .render_markdown import front_matter, to_markdown, to_text
@@ -282,8 +282,7 @@ def _has_article(root: Element, opts: Options) -> bool:
     return st.units >= opts.min_article_chars and st.link_density < 0.6
 
 
-def stages() -> list[str]:
-    return list(STAGE_NAMES)
+stages = stage_names  # the public name (readwell.stages()); one implementation, in pipeline.py
 
 
 def is_probably_readerable(source: Any) -> Readerable:

@@ -1,9 +1,11 @@
 """The pipeline as data: one ordered table of named stages, each switchable and timed.
 
-The order is part of the algorithm (each stage's docstring says what it relies on from earlier ones):
-shadow content and deferred content first (they hold the article), then the root, then structures that
-removal rules would damage, then removals from the most visual (hidden) to the weakest evidence (text
-patterns), then output normalization and URLs. ``sanitize`` and ``render`` always run after the table.
+The order is part of the algorithm. Each stage module declares ``AFTER``, the stages it must follow (its
+docstring says why), and ``tests/test_structure.py`` checks this table against those declarations, so the
+order is explained where each stage lives and cannot drift silently. In short: shadow content and deferred
+content first (they hold the article), then the root, then structures that removal rules would damage, then
+removals from the most visual (hidden) to the weakest evidence (text patterns), then output normalization
+and URLs. ``sanitize`` and ``render`` always run after the table.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 
 from .context import Context
 from .stages import (
@@ -33,20 +36,26 @@ class Stage:
     name: str
     run: Callable[[Context], None]
     summary: str
+    after: tuple[str, ...] = ()  # the stages this one must follow (declared by its module as AFTER)
+
+
+def _stage(module: ModuleType, summary: str) -> Stage:
+    """A stage from its module: the name is the module's, ``run`` and ``AFTER`` are its own."""
+    return Stage(module.__name__.rsplit(".", 1)[-1], module.run, summary, module.AFTER)
 
 
 STAGES: tuple[Stage, ...] = (
-    Stage("flatten_shadow", flatten_shadow.run, "shadow roots and declarative shadow DOM become children"),
-    Stage("resolve_deferred", resolve_deferred.run, "lazy media and streamed segments put in place"),
-    Stage("select_root", select_root.run, "content root chosen by scoring or by --selector"),
-    Stage("normalize_structures", normalize_structures.run, "code blocks, math, footnotes, figures"),
-    Stage("callouts", callouts.run, "alerts and admonitions to one representation"),
-    Stage("remove_hidden_and_tiny_media", remove_hidden_and_tiny_media.run, "hidden elements, pixels, icons"),
-    Stage("remove_low_score", remove_low_score.run, "link lists, teasers, widgets inside the root"),
-    Stage("remove_by_selector", remove_by_selector.run, "exact selectors and class/id token patterns"),
-    Stage("remove_by_pattern", remove_by_pattern.run, "boilerplate text blocks"),
-    Stage("normalize_output", normalize_output.run, "unwrap wrappers, drop empties, one title"),
-    Stage("resolve_urls", resolve_urls.run, "absolute links and media URLs"),
+    _stage(flatten_shadow, "shadow roots and declarative shadow DOM become children"),
+    _stage(resolve_deferred, "lazy media and streamed segments put in place"),
+    _stage(select_root, "content root chosen by scoring or by --selector"),
+    _stage(normalize_structures, "code blocks, math, footnotes, figures"),
+    _stage(callouts, "alerts and admonitions to one representation"),
+    _stage(remove_hidden_and_tiny_media, "hidden elements, pixels, icons"),
+    _stage(remove_low_score, "link lists, teasers, widgets inside the root"),
+    _stage(remove_by_selector, "exact selectors and class/id token patterns"),
+    _stage(remove_by_pattern, "boilerplate text blocks"),
+    _stage(normalize_output, "unwrap wrappers, drop empties, one title"),
+    _stage(resolve_urls, "absolute links and media URLs"),
 )
 STAGE_NAMES: tuple[str, ...] = tuple(s.name for s in STAGES)
 

@@ -1,6 +1,6 @@
 """callouts: GitHub, Docusaurus, MkDocs, Obsidian and Bootstrap-style alerts become one representation.
 
-After structures and before removals: a callout's title bar ("Note") is a tiny block and its class names
+After ``normalize_structures`` (callouts hold code and math, normalized first) and before removals: a callout's title bar ("Note") is a tiny block and its class names
 (``alert``, ``admonition``) look like boilerplate to pattern rules. The stable form is
 ``<blockquote data-callout="note">`` holding the body (rendered ``> [!NOTE]`` in Markdown), protected.
 """
@@ -10,6 +10,9 @@ from __future__ import annotations
 from ..context import STRUCTURE, Context
 from ..dom import Element, normalize_space
 from ..rules import CALLOUT_ALIASES, CALLOUT_TYPES, tokens_of
+
+# Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
+AFTER: tuple[str, ...] = ("normalize_structures",)
 
 GFM_TYPES = ("note", "tip", "important", "warning", "caution")
 TITLE_TOKENS = frozenset(

@@ -1,6 +1,6 @@
 """flatten_shadow: shadow roots become ordinary children of their host, slots filled.
 
-First, because every later stage must see that content: an article rendered inside a web component is in
+Follows nothing (``AFTER`` is empty) because every later stage must see that content: an article rendered inside a web component is in
 its shadow root, and scoring, hidden-element checks and selectors all need it in the main tree. The HTML path
 sees declarative shadow DOM (``<template shadowrootmode>``); the live-DOM adapter serializes open and
 closed shadow roots in the same form, so one stage serves both. Other ``<template>`` elements are inert
@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from ..context import STRUCTURE, Context
 from ..dom import Element, Text
+
+# Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
+AFTER: tuple[str, ...] = ()
 
 
 def _is_shadow_template(el: Element) -> bool:

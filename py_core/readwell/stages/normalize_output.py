@@ -1,7 +1,7 @@
 """normalize_output: the root becomes clean article markup: layout wrappers unwrapped, empty nodes dropped,
 one title (a heading repeating the title is dropped), ``<br><br>`` runs become paragraph breaks.
 
-After every removal stage (removals leave empty wrappers behind) and before URLs are resolved and the
+After every removal stage (``remove_*``: removals leave empty wrappers behind) and before URLs are resolved and the
 sanitizer runs. In debug mode wrappers are kept (only empties go), so log locators still point at evidence.
 """
 
@@ -13,6 +13,14 @@ from ..context import STRUCTURE, Context
 from ..dom import Element, Text, normalize_space
 from ..rules import tokens_of
 from ..textstats import BLOCK_TAGS
+
+# Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
+AFTER: tuple[str, ...] = (
+    "remove_hidden_and_tiny_media",
+    "remove_low_score",
+    "remove_by_selector",
+    "remove_by_pattern",
+)
 
 MEDIA = frozenset(
     {

@@ -1,6 +1,6 @@
 """normalize_structures: code blocks, math, footnotes and figures get one stable form and protection.
 
-Fourth, after the root is known and before every removal stage, because the parts of these structures look
+After ``select_root`` (it normalizes inside the root only) and before every removal stage, because the parts of these structures look
 like boilerplate to generic rules: line-number gutters are tiny link-free number columns, KaTeX's MathML copy
 is visually hidden, footnote lists are link-dense, figure captions are short. Normalized, they are marked
 protected (``Context.protect``: exempt from generic removal) and render as fenced code with a language,
@@ -14,6 +14,9 @@ import re
 from ..context import STRUCTURE, Context
 from ..dom import Element, Text, normalize_space
 from ..rules import tokens_of
+
+# Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
+AFTER: tuple[str, ...] = ("select_root",)
 
 _LANG_CLASS = re.compile(r"^(?:language|lang|highlight|brush|hljs|sourceCode)-?[:]?([\w+#.-]+)$", re.I)
 GUTTER_TOKENS = frozenset(

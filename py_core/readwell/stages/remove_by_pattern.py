@@ -1,7 +1,7 @@
 """remove_by_pattern: short blocks whose whole text is boilerplate ("Share this article", "Sign up for our
 newsletter…", "Read more:", "All rights reserved"), and bylines/dates repeated in the body.
 
-Late, on what selectors left: a text pattern is the weakest evidence, so it only judges short blocks
+After ``remove_by_selector``, on what selectors left: a text pattern is the weakest evidence, so it only judges short blocks
 (``MAX_PATTERN_BLOCK``) and the pattern must cover the whole block; the same words inside a paragraph of
 prose never match.
 """
@@ -14,6 +14,9 @@ from ..context import TEXT, Context
 from ..dom import Element, Text, normalize_space
 from ..metadata import normalize_date
 from ..rules import BOILERPLATE_TEXT, BYLINE_TEXT, MAX_PATTERN_BLOCK
+
+# Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
+AFTER: tuple[str, ...] = ("remove_by_selector",)
 
 BLOCK_TAGS = frozenset(
     {

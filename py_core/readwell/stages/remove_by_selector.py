@@ -1,6 +1,6 @@
 """remove_by_selector: exact selectors and partial class/id token patterns (``rules.py``), logged as such.
 
-After score-based removal: most boilerplate is already gone by shape; these rules catch blocks that look
+After ``remove_low_score``: most boilerplate is already gone by shape; these rules catch blocks that look
 like prose (a newsletter ask, a comment thread) but are named as boilerplate. Partial patterns match whole
 class/id tokens, and most carry a guard that keeps blocks reading as prose (``Related work`` sections).
 """
@@ -13,6 +13,9 @@ from ..measure import measure
 from ..rules import COMMENT_TOKENS, tokens_of
 from ..signals import match_exact, match_partial
 from ..thresholds import MOST_OF_ROOT_NAMED
+
+# Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
+AFTER: tuple[str, ...] = ("remove_low_score",)
 
 
 def run(ctx: Context) -> None:

@@ -1,8 +1,8 @@
 """remove_hidden_and_tiny_media: what a reader never sees (hidden elements) and images that carry nothing
 (tracking pixels, icons).
 
-After deferred content is resolved (a lazy image's 1×1 placeholder is gone by then) and structures are
-protected (KaTeX's visually hidden MathML is already replaced). With layout from the live DOM, computed
+After ``resolve_deferred`` (a lazy image's 1×1 placeholder is gone by then), ``normalize_structures`` and
+``callouts`` (structures are protected; KaTeX's visually hidden MathML is already replaced). With layout from the live DOM, computed
 visibility and real sizes decide; without it, attributes and inline styles do. Collect first, then remove in
 one batch (so a removal never changes what the next check sees).
 """
@@ -15,6 +15,9 @@ from ..context import HIDDEN, TINY, Context
 from ..dom import Element
 from ..rules import tokens_of
 from ..textstats import hidden_reason
+
+# Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
+AFTER: tuple[str, ...] = ("resolve_deferred", "normalize_structures", "callouts")
 
 ICON_TOKENS = frozenset(
     {"icon", "icons", "ico", "emoji", "avatar", "logo", "sprite", "glyph", "badge", "spinner"}

@@ -1,7 +1,7 @@
 """remove_low_score: blocks inside the root whose shape says "not article": link lists, teaser grids, promo
 boxes, widgets with more images or inputs than text (Readability's conditional cleaning, with reasons).
 
-After hidden elements are gone (they would distort densities) and before selector and text-pattern rules
+After ``remove_hidden_and_tiny_media``: hidden elements are gone (they would distort densities) and before selector and text-pattern rules
 (which are more specific, and whose look-alikes this stage must not have already removed). Protected
 regions and blocks holding a large share of the root's text are never removed here.
 """
@@ -15,6 +15,9 @@ from ..rules import PROMO_TEXT
 from ..signals import class_weight, match_exact, match_partial, reads_as_prose
 from ..textstats import led_by_link
 from ..thresholds import MOST_OF_ROOT_SHAPE
+
+# Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
+AFTER: tuple[str, ...] = ("remove_hidden_and_tiny_media",)
 
 CANDIDATE_TAGS = frozenset(
     {

@@ -1,6 +1,7 @@
 """resolve_deferred: lazy media and streamed content are put where a browser would show them.
 
-Second, before hidden-element and tiny-media removal: a lazy image's placeholder is a 1×1 GIF (tiny media),
+After ``flatten_shadow`` (lazy media and ``<noscript>`` inside a web component are only in the main tree
+once shadow roots are flattened), before hidden-element and tiny-media removal: a lazy image's placeholder is a 1×1 GIF (tiny media),
 a streamed segment waits in a ``hidden`` div (hidden element), a ``<noscript>`` fallback is all a reader
 without scripts sees. Left alone, those later stages would delete the real content.
 """
@@ -12,6 +13,9 @@ import re
 from ..context import STRUCTURE, Context
 from ..dom import Element, Text
 from ..parse import BOUNDARY_TAG, parse_html
+
+# Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
+AFTER: tuple[str, ...] = ("flatten_shadow",)
 
 LAZY_SRC_ATTRS = (
     "data-src",

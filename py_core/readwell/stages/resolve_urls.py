@@ -1,7 +1,7 @@
 """resolve_urls: relative links, image sources and ``srcset`` entries become absolute, honouring ``<base href>``.
 
-Last stage before sanitizing: earlier stages may move or create media (lazy images, noscript fallbacks), and
-the sanitizer judges schemes on absolute URLs. ``<base href>`` is read from the original head (the element
+After ``resolve_deferred`` (it creates media from lazy images and noscript fallbacks) and ``select_root``
+(only the root is resolved), before the sanitizer, which judges schemes on absolute URLs. ``<base href>`` is read from the original head (the element
 itself never reaches the output) and only an http(s) base is honoured.
 """
 
@@ -12,6 +12,10 @@ from urllib.parse import urljoin
 
 from ..context import Context
 from ..urls import base_url, split_srcset
+
+# Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
+AFTER: tuple[str, ...] = ("resolve_deferred", "select_root")
+
 
 URL_ATTRS = {
     "a": ("href",),

@@ -1,6 +1,6 @@
 """select_root: choose the element that holds the article, and drop everything outside it.
 
-Third, after shadow roots are flattened and deferred content is in place (both can hold the article text),
+After ``flatten_shadow`` and ``resolve_deferred``: shadow roots flattened and deferred content in place (both can hold the article text),
 and before any removal inside the root (those stages only look inside it). An explicit ``selector`` option
 bypasses scoring. Scoring follows Readability's paragraph-to-ancestor propagation with language-neutral
 measures (text units, clause marks of every script), plus two fixes for its known failures: siblings are
@@ -49,12 +49,16 @@ from ..thresholds import (
     STRONG_SHARE,
 )
 
+# Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
+AFTER: tuple[str, ...] = ("flatten_shadow", "resolve_deferred")
+
 PARAGRAPH_TAGS = frozenset({"p", "pre", "td", "blockquote", "dd", "li", "figcaption"})
 DIV_LIKE = frozenset({"div", "section", "article", "main", "span", "font", "center"})
 BLOCKISH = frozenset(
     "address article aside blockquote dl div figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre "
     "section table ul".split()
 )
+
 
 TAG_BASE = {
     "article": 10,
