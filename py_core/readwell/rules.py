@@ -1,14 +1,52 @@
-"""Every rule table in one place, built once (as Readability's REGEXPS).
+"""Every rule table in one place, built once (as Readability's REGEXPS), each rule a ``Rule`` record.
+
+A rule is data: an ``id`` (what the removal log's ``rule`` field says, stable across releases), what it
+``match``es (a compiled selector, a set of class/id tokens, a regular expression or a predicate), an optional
+``guard`` (a callable that spares a matching block, e.g. one that reads as prose) and a ``reason`` in words.
+Stages apply the tables; no rule is a string interpreted elsewhere, and no id is parsed back from a reason.
 
 Class/id patterns match whole *tokens* of a class or id (split on ``-``, ``_``, spaces and camelCase), never
 substrings: ``share`` matches ``share-bar`` but not ``shareholder``; ``ad`` matches ``ad-slot`` but not
-``adventure`` or ``header``. Over-broad selectors are the top defect class in this field, so every entry
-here has a look-alike fixture where legitimate content survives.
+``adventure`` or ``header``. Over-broad selectors are the top defect class in this field, so every rule here
+fires on a fixture and has a look-alike fixture where legitimate content survives (tests/test_rules.py).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from .dom import Element
+from .measure import Stat
+from .selectors import Pred, compile_selector
+from .textstats import text_units
+from .thresholds import (
+    BIO_BOX_MAX_UNITS,
+    ICON_MAX,
+    PIXEL_MAX,
+    PROSE_MAX_LINK_DENSITY,
+    PROSE_MIN_MARKS,
+    PROSE_MIN_UNITS,
+    PROSE_UNITS_WITHOUT_PARAGRAPH,
+    THREAD_MIN_ITEMS,
+)
+
+M = TypeVar("M")
+# A guard spares a block the rule matched: True means "keep it" (it reads as prose, it is a byline span...).
+Guard = Callable[[Element, Stat], bool]
+
+
+@dataclass(frozen=True)
+class Rule(Generic[M]):
+    """One rule: ``id`` is logged as the removal's ``rule``; ``guard`` (if any) spares a matching block."""
+
+    id: str
+    match: M
+    reason: str
+    guard: Guard | None = None
+
 
 # --- scoring: class/id tokens that raise or lower a candidate's weight --------------------------------------
 POSITIVE_TOKENS = frozenset(
@@ -52,194 +90,380 @@ UNLIKELY_ROLES = frozenset(
     "menu menubar complementary navigation alert alertdialog dialog banner contentinfo search".split()
 )
 
+
+# --- guards (shared with remove_low_score through signals.py) -----------------------------------------------
+def reads_as_prose(st: Stat) -> bool:
+    """Several clauses, low link density and a real amount of text: a section of the article."""
+    return (
+        st.units >= PROSE_MIN_UNITS
+        and st.marks >= PROSE_MIN_MARKS
+        and st.link_density < PROSE_MAX_LINK_DENSITY
+        and (st.paragraphs >= 1 or st.units >= PROSE_UNITS_WITHOUT_PARAGRAPH)
+    )
+
+
+THREAD_TOKENS = frozenset({"comment", "comments", "reply", "replies", "avatar", "vcard", "says", "permalink"})
+
+
+def looks_like_thread(el: Element) -> bool:
+    """Two or more repeated items (li, article, comment-classed blocks) or reply/avatar markup."""
+    items = 0
+    for e in el.iter(include_self=False):
+        toks = tokens_of(e.get("class") + " " + e.get("id"))
+        if (
+            toks & THREAD_TOKENS
+            or e.tag in ("li", "article")
+            and e.parent is not None
+            and e.parent.tag != "ol"
+        ):
+            items += 1
+        if e.tag in ("form", "textarea", "time"):
+            items += 1
+        if items >= THREAD_MIN_ITEMS:
+            return True
+    return False
+
+
+def _unless_prose(el: Element, st: Stat) -> bool:
+    """The same words name real sections ("Related work"): a block reading as prose stays."""
+    return reads_as_prose(st)
+
+
+def _unless_prose_section(el: Element, st: Stat) -> bool:
+    """ "comment-on-method" is a section of the article, not a comment thread: prose without thread markup."""
+    return reads_as_prose(st) and not looks_like_thread(el)
+
+
+def _unless_byline_or_essay(el: Element, st: Stat) -> bool:
+    """A byline span is metadata, not a bio box; a long block about the author is an essay."""
+    return st.units > BIO_BOX_MAX_UNITS or el.tag in ("p", "span", "a", "address")
+
+
+def _unless_title_block_or_prose(el: Element, st: Stat) -> bool:
+    """Only header/footer-like containers go; one holding the <h1> or reading as prose is the article's."""
+    if el.tag not in ("header", "footer", "div", "section", "aside"):
+        return True
+    return reads_as_prose(st) or bool(st.headings and el.find("h1") is not None)
+
+
 # --- remove_by_selector ----------------------------------------------------------------------------------
-# Exact selectors: structural boilerplate whose meaning is certain.
-EXACT_SELECTORS: tuple[tuple[str, str], ...] = (
-    ("nav", "navigation element"),
-    ("[role=navigation]", "ARIA navigation landmark"),
-    ("[role=complementary]", "ARIA complementary landmark (sidebar)"),
-    ("[role=dialog]", "dialog"),
-    ("[role=alertdialog]", "alert dialog"),
-    ("[role=banner]", "ARIA banner landmark"),
-    ("[role=contentinfo]", "ARIA contentinfo landmark (site footer)"),
-    ("form", "form (search, login, newsletter)"),
-    ("button", "button"),
-    ("input", "form control"),
-    ("select", "form control"),
-    ("textarea", "form control"),
-    ("[itemprop=comment]", "schema.org comment"),
-    ("footer", "<footer> of the article or page (tags, author box, comment policy)"),
-    ("[data-ad-slot]", "ad slot"),
-    ("ins.adsbygoogle", "ad slot"),
+def _exact(selector: str, reason: str) -> Rule[Pred]:
+    return Rule(selector, compile_selector(selector), reason)
+
+
+# Exact selectors: structural boilerplate whose meaning is certain. The id is the selector.
+EXACT_RULES: tuple[Rule[Pred], ...] = (
+    _exact("nav", "navigation element"),
+    _exact("[role=navigation]", "ARIA navigation landmark"),
+    _exact("[role=complementary]", "ARIA complementary landmark (sidebar)"),
+    _exact("[role=dialog]", "dialog"),
+    _exact("[role=alertdialog]", "alert dialog"),
+    _exact("[role=banner]", "ARIA banner landmark"),
+    _exact("[role=contentinfo]", "ARIA contentinfo landmark (site footer)"),
+    _exact("form", "form (search, login, newsletter)"),
+    _exact("button", "button"),
+    _exact("input", "form control"),
+    _exact("select", "form control"),
+    _exact("textarea", "form control"),
+    _exact("[itemprop=comment]", "schema.org comment"),
+    _exact("footer", "<footer> of the article or page (tags, author box, comment policy)"),
+    _exact("[data-ad-slot]", "ad slot"),
+    _exact("ins.adsbygoogle", "ad slot"),
 )
 
-# Partial class/id token patterns. guard: "always" removes; "unless-prose" keeps blocks that read like prose
-# (several sentences, low link density), because the same words name real sections ("Related work").
-PARTIAL_PATTERNS: tuple[tuple[frozenset[str], str, str], ...] = (
-    (
-        frozenset({"share", "sharing", "sharebar", "shares", "social", "socials", "sharetools"}),
-        "unless-prose",
+# Partial class/id token patterns: a block whose class or id has one of the tokens, unless the guard spares it.
+PARTIAL_RULES: tuple[Rule[frozenset[str]], ...] = (
+    Rule(
+        "share",
+        frozenset({"share", "sharebar", "shares", "sharetools", "sharing", "social", "socials"}),
         "share/social bar",
+        _unless_prose,
     ),
-    (
-        frozenset({"newsletter", "subscribe", "subscription", "signup", "optin"}),
-        "unless-prose",
+    Rule(
+        "newsletter",
+        frozenset({"newsletter", "optin", "signup", "subscribe", "subscription"}),
         "newsletter or subscription ask",
+        _unless_prose,
     ),
-    (
+    Rule(
+        "comments",
         frozenset(
             {
-                "comments",
+                "comentarios",
                 "comment",
+                "commentaires",
+                "commentlist",
+                "comments",
                 "disqus",
+                "kommentare",
+                "reacties",
                 "replies",
                 "respond",
-                "commentlist",
-                "kommentare",
-                "comentarios",
-                "commentaires",
-                "reacties",
             }
         ),
-        "unless-prose-section",
         "comments section",
+        _unless_prose_section,
     ),
-    (
+    Rule(
+        "related",
         frozenset(
             {
-                "related",
-                "recirc",
-                "recommended",
-                "recommendations",
-                "trending",
-                "outbrain",
-                "taboola",
                 "morestories",
+                "outbrain",
                 "readnext",
+                "recirc",
+                "recommendations",
+                "recommended",
+                "related",
+                "taboola",
+                "trending",
             }
         ),
-        "unless-prose",
         "related or recommended stories",
+        _unless_prose,
     ),
-    (
+    Rule(
+        "ads",
         frozenset(
             {
                 "ad",
                 "ads",
-                "advert",
-                "advertisement",
                 "adslot",
                 "adunit",
-                "sponsor",
-                "sponsored",
+                "advert",
+                "advertisement",
+                "anzeige",
                 "dfp",
                 "gpt",
-                "werbung",
-                "anzeige",
                 "publicidad",
                 "publicidade",
                 "publicite",
+                "sponsor",
+                "sponsored",
+                "werbung",
             }
         ),
-        "always",
         "advertisement",
     ),
-    (
-        frozenset({"promo", "promotion", "promoted", "teaser", "upsell", "paywall", "cta"}),
-        "unless-prose",
+    Rule(
+        "promo",
+        frozenset({"cta", "paywall", "promo", "promoted", "promotion", "teaser", "upsell"}),
         "promotion or teaser",
+        _unless_prose,
     ),
-    (frozenset({"cookie", "cookies", "consent", "gdpr"}), "always", "cookie or consent banner"),
-    (frozenset({"popup", "modal", "overlay", "lightbox"}), "unless-prose", "pop-up or modal"),
-    (frozenset({"breadcrumb", "breadcrumbs", "pagination", "pager"}), "always", "navigation aid"),
-    (frozenset({"sidebar", "widget", "widgets"}), "unless-prose", "sidebar widget"),
-    (frozenset({"print", "toolbar", "tools"}), "unless-prose", "page tools"),
-    (frozenset({"skip", "skiplink", "skiplinks"}), "always", "skip link"),
-    (frozenset({"ticker", "newsticker", "breakingnews", "marquee"}), "always", "news ticker"),
-    (frozenset({"author", "bio", "authorbox", "authorbio", "aboutauthor"}), "bio-box", "author bio box"),
-    (frozenset({"tags", "tagcloud", "taglist", "categories"}), "unless-prose", "tag list"),
-    (frozenset({"footer", "masthead", "header"}), "outside-root-top", "page header or footer"),
+    Rule("cookie-consent", frozenset({"consent", "cookie", "cookies", "gdpr"}), "cookie or consent banner"),
+    Rule("popup", frozenset({"lightbox", "modal", "overlay", "popup"}), "pop-up or modal", _unless_prose),
+    Rule("navigation-aid", frozenset({"breadcrumb", "breadcrumbs", "pager", "pagination"}), "navigation aid"),
+    Rule("sidebar-widget", frozenset({"sidebar", "widget", "widgets"}), "sidebar widget", _unless_prose),
+    Rule("page-tools", frozenset({"print", "toolbar", "tools"}), "page tools", _unless_prose),
+    Rule("skip-link", frozenset({"skip", "skiplink", "skiplinks"}), "skip link"),
+    Rule("ticker", frozenset({"breakingnews", "marquee", "newsticker", "ticker"}), "news ticker"),
+    Rule(
+        "author-bio",
+        frozenset({"aboutauthor", "author", "authorbio", "authorbox", "bio"}),
+        "author bio box",
+        _unless_byline_or_essay,
+    ),
+    Rule("tag-list", frozenset({"categories", "tagcloud", "taglist", "tags"}), "tag list", _unless_prose),
+    Rule(
+        "page-header-footer",
+        frozenset({"footer", "header", "masthead"}),
+        "page header or footer",
+        _unless_title_block_or_prose,
+    ),
+)
+
+# --- remove_hidden_and_tiny_media -----------------------------------------------------------------------------
+# Hidden elements, in the order they are checked: layout from the live DOM wins over attributes and styles.
+_DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.I)
+_VIS_HIDDEN = re.compile(r"visibility\s*:\s*(hidden|collapse)", re.I)
+
+
+def _computed(prop: str, *values: object) -> Callable[[Element], bool]:
+    def match(el: Element) -> bool:
+        return bool(el.layout) and el.layout is not None and el.layout.get(prop) in values
+
+    return match
+
+
+def _hidden_attribute(el: Element) -> bool:
+    return "hidden" in el.attrs and el.get("hidden").lower() != "until-found"
+
+
+def _aria_hidden_block(el: Element) -> bool:
+    """aria-hidden on icons and presentational math duplicates is handled elsewhere; on blocks with text it
+    marks closed dialogs and duplicates that are not shown to readers."""
+    if el.get("aria-hidden") != "true" or el.tag in ("svg", "span", "i", "img", "math"):
+        return False
+    return text_units(el.text()) > 0 and el.find("math") is None
+
+
+HIDDEN_RULES: tuple[Rule[Callable[[Element], bool]], ...] = (
+    Rule("computed:display-none", _computed("display", "none"), "computed display:none"),
+    Rule(
+        "computed:visibility-hidden",
+        _computed("visibility", "hidden", "collapse"),
+        "computed visibility:hidden",
+    ),
+    Rule("computed:opacity-0", _computed("opacity", 0, "0"), "computed opacity:0"),
+    Rule("[hidden]", _hidden_attribute, "hidden attribute"),
+    Rule(
+        "[style*=display:none]",
+        lambda el: bool(_DISPLAY_NONE.search(el.get("style"))),
+        "inline style display:none",
+    ),
+    Rule(
+        "[style*=visibility:hidden]",
+        lambda el: bool(_VIS_HIDDEN.search(el.get("style"))),
+        "inline style visibility:hidden",
+    ),
+    Rule("[aria-hidden=true]", _aria_hidden_block, "aria-hidden block"),
+)
+
+# Media that carries nothing. ``match`` gets the element and its size (None when unknown); ``reason`` is a
+# template filled with the size.
+ICON_TOKENS = frozenset(
+    {"icon", "icons", "ico", "emoji", "avatar", "logo", "sprite", "glyph", "badge", "spinner"}
+)
+TRACKER_URL = re.compile(
+    r"(pixel|beacon|tracking|track|analytics|doubleclick|/b/ss/|scorecardresearch|facebook\.com/tr|\.gif\?)",
+    re.I,
+)
+SizeMatch = Callable[[Element, float | None, float | None], bool]
+
+
+def _pixel(el: Element, w: float | None, h: float | None) -> bool:
+    return w is not None and h is not None and w <= PIXEL_MAX and h <= PIXEL_MAX
+
+
+def _tracker(el: Element, w: float | None, h: float | None) -> bool:
+    thin = (w is not None and w <= PIXEL_MAX) or (h is not None and h <= PIXEL_MAX)
+    return el.tag == "img" and thin and bool(TRACKER_URL.search(el.get("src"))) and not el.get("alt")
+
+
+def _small_icon(el: Element, w: float | None, h: float | None) -> bool:
+    if w is None or h is None or w > ICON_MAX or h > ICON_MAX:
+        return False
+    toks = tokens_of(el.get("class") + " " + el.get("id"))
+    return bool(toks & ICON_TOKENS) or el.tag == "svg" or "icon" in el.get("src").lower()
+
+
+def _svg_icon(el: Element, w: float | None, h: float | None) -> bool:
+    return (
+        el.tag == "svg" and w is None and bool(tokens_of(el.get("class") + " " + el.get("id")) & ICON_TOKENS)
+    )
+
+
+TINY_RULES: tuple[Rule[SizeMatch], ...] = (
+    Rule("tracking-pixel", _pixel, "tracking pixel ({w:g}×{h:g})"),
+    Rule("tracking-pixel-url", _tracker, "tracking pixel"),
+    Rule("icon", _small_icon, "icon ({w:g}×{h:g})"),
+    Rule("icon-svg-class", _svg_icon, "icon (svg with icon class)"),
 )
 
 # --- remove_by_pattern: whole-block boilerplate text ----------------------------------------------------
 # Matched against the normalized text of short blocks only (see MAX_PATTERN_BLOCK); a sentence using these
-# words inside a long paragraph is never touched.
-BOILERPLATE_TEXT: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(p, re.I), reason)
-    for p, reason in (
+# words inside a long paragraph is never touched. The whole block must match.
+TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
+    Rule(rid, re.compile(p, re.I), reason)
+    for rid, p, reason in (
         (
+            "share-prompt",
             r"^(share|teilen|partager|compartir)( this| the)?( article| story| post| page)?( on| via)?\b.{0,80}$",
             "share prompt",
         ),
         (
+            "newsletter-signup",
             r"^(sign up|subscribe|register|join)\b.{0,40}\b(newsletter|updates|inbox|mailing list|free)\b.{0,200}$",
             "newsletter ask",
         ),
         (
+            "newsletter-inbox",
             r"^(get|receive)\b.{0,60}\b(newsletter|delivered to your inbox|in your inbox)\b.{0,160}$",
             "newsletter ask",
         ),
         (
+            "read-more-prompt",
             r"^(read more|more from|related|see also|recommended|you may also like|you might also like|most read|popular)\b.{0,120}$",
             "read-more or related prompt",
         ),
-        (r"^(click|tap) here to (subscribe|sign up|read more|continue)\b.{0,120}$", "call to action"),
-        (r"^follow us( on)?\b.{0,120}$", "social follow prompt"),
-        (r"^(all rights reserved|copyright\b|©).{0,200}$", "copyright line"),
-        (r"^.{0,120}\ball rights reserved\.?$", "copyright line"),
         (
+            "click-here",
+            r"^(click|tap) here to (subscribe|sign up|read more|continue)\b.{0,120}$",
+            "call to action",
+        ),
+        ("follow-us", r"^follow us( on)?\b.{0,120}$", "social follow prompt"),
+        ("copyright-line", r"^(all rights reserved|copyright\b|©).{0,200}$", "copyright line"),
+        ("all-rights-reserved", r"^.{0,120}\ball rights reserved\.?$", "copyright line"),
+        (
+            "advertisement-label",
             r"^(advertisement|advert|anzeige|publicidad|publicité|sponsored( content)?|story continues below( advertisement)?|ad)$",
             "advertisement label",
         ),
         (
+            "related-story-prompt",
             r"^(see more|don'?t miss|also on [\w.]+|also read|read also|more on this|related stories|watch|listen)\s*[:»›]?\s*.{0,160}$",
             "related-story prompt",
         ),
-        (r"^like this (story|article|post)\?.{0,80}$", "share prompt"),
+        ("like-this-story", r"^like this (story|article|post)\?.{0,80}$", "share prompt"),
         (
+            "read-also-prompt",
             r"^\(?(leggi anche|lesen sie auch|mehr zum thema|lire aussi|à lire aussi|leia também|veja também|"
             r"lea también|vea también|lees ook|czytaj też|читайте также)\b.{0,200}$",
             "read-more prompt",
         ),
         (
+            "author-contact",
             r"^(have a (news )?tip|write to|reach the (reporter|writer|author)s?|contact the (reporter|writer|author))\b.{0,200}$",
             "author contact line",
         ),
         (
+            "follow-on-network",
             r"^follow (us|@?[\w.]+|the [\w\s.]{1,40}?)( on| at)? (facebook|twitter|instagram|linkedin|youtube|tiktok|x)\b.{0,160}$",
             "social follow prompt",
         ),
-        (r"^(subscribe to|join) (our|the)\b.{0,200}$", "subscription ask"),
-        (r"^(citation|disclaimer)\s*:.{0,400}$", "citation or disclaimer boilerplate"),
+        ("subscribe-to-our", r"^(subscribe to|join) (our|the)\b.{0,200}$", "subscription ask"),
+        ("citation-disclaimer", r"^(citation|disclaimer)\s*:.{0,400}$", "citation or disclaimer boilerplate"),
         (
+            "copyright-notice",
             r"^this (document|article|material|story|content) (is subject to copyright|may not be (re)?published)\b.{0,300}$",
             "copyright notice",
         ),
         (
+            "comment-prompt",
             r"^(leave a (comment|reply)|comments?|\d+ comments?|add a comment|post a comment)$",
             "comment prompt",
         ),
         (
+            "page-tool-label",
             r"^(skip to (main )?content|back to top|print( this)?( article| page)?|email( this)?( article)?)$",
             "page tool",
         ),
-        (r"^(loading|loading\.\.\.|loading…)$", "loading placeholder"),
+        ("loading-placeholder", r"^(loading|loading\.\.\.|loading…)$", "loading placeholder"),
         (
+            "interface-label",
             r"^(caption|close|hide caption|toggle caption|expand|enlarge|enlarge this image|show more|show less|"
             r"view (the )?(gallery|slideshow|comments)|open gallery|play video|watch video|next|previous|prev|"
             r"continue reading|more|see more|tags?|topics?|filed under|share|tweet|pin|email|print)\s*[:»›>]?$",
             "interface label",
         ),
         (
+            "media-credit",
             r"^\(?((photo|image|picture|foto|photograph|illustration|video|graphic)s?( credit)?|credit|source)\s*[:：|]\s*.{1,80}$",
             "media credit line",
         ),
-        (r"^(image|photo|slide|picture|foto)?\s*\d{1,3}\s*(of|/|de|von|sur)\s*\d{1,3}$", "gallery counter"),
         (
+            "gallery-counter",
+            r"^(image|photo|slide|picture|foto)?\s*\d{1,3}\s*(of|/|de|von|sur)\s*\d{1,3}$",
+            "gallery counter",
+        ),
+        (
+            "posted-date-line",
             r"^(posted|published|updated|last updated|modified|first published)( on| at)?\b(?=.*\d).{0,60}$",
             "date line",
         ),
         (
+            "published-date-line",
             r"^(this (article|story|post) (was|is) (originally )?(published|updated)|updated|published)\b.{0,60}$",
             "date line",
         ),
@@ -293,6 +517,15 @@ CALLOUT_ALIASES = {
     "secondary": "note",
     "primary": "note",
 }
+
+# --- titles ------------------------------------------------------------------------------------------------
+# Class tokens of a title: a callout's title bar (callouts drops it for the type marker) and an article
+# headline (normalize_output drops one repeating the page title). One set for both: the merged set changes
+# no fixture and no benchmark page. tokens_of joins parts: "admonition-title" → "admonitiontitle".
+TITLE_TOKENS = frozenset(
+    """title heading headline titulo titre titel entrytitle posttitle articletitle markdownalerttitle
+    admonitiontitle callouttitle admonitionheading alerttitle""".split()
+)
 
 # --- byline / dates -------------------------------------------------------------------------------------
 BYLINE_TOKENS = frozenset({"byline", "author", "authors", "writer", "contributor", "by", "dateline"})

@@ -2,38 +2,36 @@
 
 Why one module: a stage holds its ``run(ctx)`` and its own helpers; when two stages need the same verdict
 (can this block hold the article? is it prose? is it named as boilerplate?) the verdict lives here, so
-stages never import each other and a judgement is changed in one place.
+stages never import each other and a judgement is changed in one place. (The prose test and the thread test
+are rule guards, so they live in ``rules.py`` beside the rules they guard; stages import them from there.)
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from .dom import Element
 from .measure import Stat
 from .rules import (
     COMMENT_TOKENS,
-    EXACT_SELECTORS,
+    EXACT_RULES,
+    HIDDEN_RULES,
     MAYBE_TOKENS,
     NEGATIVE_TOKENS,
-    PARTIAL_PATTERNS,
+    PARTIAL_RULES,
     POSITIVE_TOKENS,
     UNLIKELY_ROLES,
     UNLIKELY_TOKENS,
+    Rule,
     tokens_of,
 )
-from .selectors import compile_selector
-from .textstats import hidden_reason
+from .selectors import Pred
 from .thresholds import (
     ARTICLE_BODY_WEIGHT,
     ARTICLE_TAG_UNITS,
-    BIO_BOX_MAX_UNITS,
     CLASS_WEIGHT,
     HEADER_MAX_PARAGRAPHS,
     MOST_OF_PAGE,
-    PROSE_MAX_LINK_DENSITY,
-    PROSE_MIN_MARKS,
-    PROSE_MIN_UNITS,
-    PROSE_UNITS_WITHOUT_PARAGRAPH,
-    THREAD_MIN_ITEMS,
 )
 
 # Elements that never hold the article: not scored, not counted by the readerable check.
@@ -110,67 +108,29 @@ def is_unlikely(
     return None
 
 
-_EXACT = tuple((compile_selector(sel), sel, reason) for sel, reason in EXACT_SELECTORS)
+def hidden_rule(el: Element) -> Rule[Callable[[Element], bool]] | None:
+    """The first hidden-element rule ``el`` matches (what a reader never sees), or None."""
+    return next((r for r in HIDDEN_RULES if r.match(el)), None)
 
 
-def match_exact(el: Element) -> tuple[str, str] | None:
-    """(selector, reason) of the first exact rule matching ``el``."""
-    for pred, sel, reason in _EXACT:
-        if pred(el):
-            return sel, reason
-    return None
+def hidden_reason(el: Element) -> str | None:
+    """Why ``el`` is not shown, or None."""
+    rule = hidden_rule(el)
+    return rule.reason if rule is not None else None
 
 
-def reads_as_prose(st: Stat) -> bool:
-    """Several clauses, low link density and a real amount of text: a section of the article."""
-    return (
-        st.units >= PROSE_MIN_UNITS
-        and st.marks >= PROSE_MIN_MARKS
-        and st.link_density < PROSE_MAX_LINK_DENSITY
-        and (st.paragraphs >= 1 or st.units >= PROSE_UNITS_WITHOUT_PARAGRAPH)
-    )
+def match_exact(el: Element) -> Rule[Pred] | None:
+    """The first exact-selector rule matching ``el``."""
+    return next((r for r in EXACT_RULES if r.match(el)), None)
 
 
-THREAD_TOKENS = frozenset({"comment", "comments", "reply", "replies", "avatar", "vcard", "says", "permalink"})
-
-
-def looks_like_thread(el: Element) -> bool:
-    """Two or more repeated items (li, article, comment-classed blocks) or reply/avatar markup."""
-    items = 0
-    for e in el.iter(include_self=False):
-        toks = tokens_of(e.get("class") + " " + e.get("id"))
-        if (
-            toks & THREAD_TOKENS
-            or e.tag in ("li", "article")
-            and e.parent is not None
-            and e.parent.tag != "ol"
-        ):
-            items += 1
-        if e.tag in ("form", "textarea", "time"):
-            items += 1
-        if items >= THREAD_MIN_ITEMS:
-            return True
-    return False
-
-
-def match_partial(el: Element, st: Stat) -> tuple[str, str] | None:
+def match_partial(el: Element, st: Stat) -> Rule[frozenset[str]] | None:
+    """The first class/id token rule matching ``el`` whose guard does not spare it."""
     value = f"{el.get('class')} {el.get('id')}".strip()
     if not value:
         return None
     toks = tokens_of(value)
-    for pattern, guard, reason in PARTIAL_PATTERNS:
-        hit = toks & pattern
-        if not hit:
-            continue
-        if guard == "unless-prose" and reads_as_prose(st):
-            continue
-        if guard == "unless-prose-section" and reads_as_prose(st) and not looks_like_thread(el):
-            continue  # "comment-on-method": a section of the article, not a comment thread
-        if guard == "bio-box" and (st.units > BIO_BOX_MAX_UNITS or el.tag in ("p", "span", "a", "address")):
-            continue  # a byline span is metadata, not a bio box
-        if guard == "outside-root-top" and el.tag not in ("header", "footer", "div", "section", "aside"):
-            continue
-        if guard == "outside-root-top" and (reads_as_prose(st) or st.headings and el.find("h1") is not None):
-            continue
-        return f"[class/id~={sorted(hit)[0]}]", reason
+    for rule in PARTIAL_RULES:
+        if toks & rule.match and (rule.guard is None or not rule.guard(el, st)):
+            return rule
     return None

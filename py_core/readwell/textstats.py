@@ -38,35 +38,6 @@ def word_count(s: str) -> int:
     return len(_WORD.findall(_CJK.sub(" ", s))) + cjk
 
 
-_DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.I)
-_VIS_HIDDEN = re.compile(r"visibility\s*:\s*(hidden|collapse)", re.I)
-
-
-def hidden_reason(el: Element) -> str | None:
-    """Why ``el`` is not shown, or None. Layout data (live DOM) wins over attributes when present."""
-    lay = el.layout
-    if lay:
-        if lay.get("display") == "none":
-            return "computed display:none"
-        if lay.get("visibility") in ("hidden", "collapse"):
-            return "computed visibility:hidden"
-        if lay.get("opacity") == 0 or lay.get("opacity") == "0":
-            return "computed opacity:0"
-    if "hidden" in el.attrs and el.get("hidden").lower() != "until-found":
-        return "hidden attribute"
-    style = el.get("style")
-    if style and _DISPLAY_NONE.search(style):
-        return "inline style display:none"
-    if style and _VIS_HIDDEN.search(style):
-        return "inline style visibility:hidden"
-    if el.get("aria-hidden") == "true" and el.tag not in ("svg", "span", "i", "img", "math"):
-        # aria-hidden on icons and presentational math duplicates is handled elsewhere; on blocks it marks
-        # closed dialogs and duplicates that are not shown to readers.
-        if text_units(el.text()) > 0 and el.find("math") is None:
-            return "aria-hidden block"
-    return None
-
-
 def led_by_link(el: Element) -> bool:
     """The block's first text or media sits inside a link to another page: a card or teaser, not a sentence
     that happens to contain a link."""

@@ -32,6 +32,10 @@ PROSE_UNITS_WITHOUT_PARAGRAPH = 400  # text this long reads as prose even withou
 THREAD_MIN_ITEMS = 2  # two repeated comment-like items make a thread (one is a quoted reply)
 BIO_BOX_MAX_UNITS = 600  # an author box is short; a longer block named "author" is an essay about them
 
+# --- tiny media (rules.TINY_RULES) ----------------------------------------------------------------------------
+PIXEL_MAX = 2  # px: an image this small in both directions (or one, with a tracker URL) shows nothing
+ICON_MAX = 48  # px: an image within 48×48 named or sourced as an icon is decoration, not content
+
 # --- scoring (select_root.score_candidates) ------------------------------------------------------------------
 PARAGRAPH_MIN_UNITS = 25  # Readability's 25 characters: shorter blocks are labels, not paragraphs
 LIST_ITEM_MIN_MARKS = 1  # a list item scores only if it has at least one clause mark (a sentence)

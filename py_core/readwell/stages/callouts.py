@@ -9,23 +9,12 @@ from __future__ import annotations
 
 from ..context import STRUCTURE, Context
 from ..dom import Element, normalize_space
-from ..rules import CALLOUT_ALIASES, CALLOUT_TYPES, tokens_of
+from ..rules import CALLOUT_ALIASES, CALLOUT_TYPES, TITLE_TOKENS, tokens_of
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
 AFTER: tuple[str, ...] = ("normalize_structures",)
 
 GFM_TYPES = ("note", "tip", "important", "warning", "caution")
-TITLE_TOKENS = frozenset(
-    {
-        "markdownalerttitle",
-        "admonitiontitle",
-        "callouttitle",
-        "admonitionheading",
-        "alerttitle",
-        "title",
-        "heading",
-    }
-)  # tokens_of joins parts: "admonition-title" → "admonitiontitle"
 
 
 def callout_type(el: Element) -> str | None:

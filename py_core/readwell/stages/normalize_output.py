@@ -11,7 +11,7 @@ import re
 
 from ..context import STRUCTURE, Context
 from ..dom import Element, Text, normalize_space
-from ..rules import tokens_of
+from ..rules import TITLE_TOKENS, tokens_of
 from ..textstats import BLOCK_TAGS
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
@@ -141,9 +141,6 @@ def run(ctx: Context) -> None:
                 el.tag = "div"
 
 
-TITLE_TOKENS = frozenset(
-    {"title", "headline", "titulo", "titre", "titel", "entrytitle", "posttitle", "articletitle"}
-)
 _WORDS = re.compile(r"\w+")
 
 

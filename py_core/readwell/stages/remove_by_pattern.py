@@ -13,7 +13,7 @@ import re
 from ..context import TEXT, Context
 from ..dom import Element, Text, normalize_space
 from ..metadata import normalize_date
-from ..rules import BOILERPLATE_TEXT, BYLINE_TEXT, MAX_PATTERN_BLOCK
+from ..rules import BYLINE_TEXT, MAX_PATTERN_BLOCK, TEXT_RULES, Rule
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
 AFTER: tuple[str, ...] = ("remove_by_selector",)
@@ -47,13 +47,11 @@ BLOCK_TAGS = frozenset(
 )
 
 
-def match_boilerplate(text: str) -> tuple[str, str] | None:
+def match_boilerplate(text: str) -> Rule[re.Pattern[str]] | None:
+    """The first text rule covering the whole of a short block's text."""
     if not text or len(text) > MAX_PATTERN_BLOCK:
         return None
-    for rx, reason in BOILERPLATE_TEXT:
-        if rx.search(text):
-            return rx.pattern, reason
-    return None
+    return next((r for r in TEXT_RULES if r.match.search(text)), None)
 
 
 _NAME_JOINERS = frozenset(
@@ -130,7 +128,7 @@ def run(ctx: Context) -> None:
             else:
                 m = match_boilerplate(text) if not _has_media(el) else None
                 if m and _standalone(el):
-                    found.append((el, m[0], m[1]))
+                    found.append((el, m.id, m.reason))
                     continue
                 meta_line = is_meta_line(text, byline) if el.tag not in ("ul", "section", "aside") else None
                 if meta_line and _standalone(el) and not _has_block_kids(el):

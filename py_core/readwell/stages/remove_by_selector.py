@@ -35,13 +35,12 @@ def run(ctx: Context) -> None:
             stack.extend(reversed([c for c in el.children if isinstance(c, Element)]))
             continue
         exact = match_exact(el)
-        hit = (EXACT, *exact) if exact else None
-        if hit is None:
-            p = match_partial(el, stats[el.nid])
-            if p:
-                hit = (PARTIAL, p[0], p[1])
-        if hit:
-            found.append((el, *hit))
+        partial = match_partial(el, stats[el.nid]) if exact is None else None
+        if exact is not None:
+            found.append((el, EXACT, exact.id, exact.reason))
+            continue
+        if partial is not None:
+            found.append((el, PARTIAL, partial.id, partial.reason))
             continue
         stack.extend(reversed([c for c in el.children if isinstance(c, Element)]))
     for el, kind, rule, reason in found:

@@ -13,19 +13,11 @@ import re
 
 from ..context import HIDDEN, TINY, Context
 from ..dom import Element
-from ..rules import tokens_of
-from ..textstats import hidden_reason
+from ..rules import TINY_RULES, Rule, SizeMatch
+from ..signals import hidden_rule
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
 AFTER: tuple[str, ...] = ("resolve_deferred", "normalize_structures", "callouts")
-
-ICON_TOKENS = frozenset(
-    {"icon", "icons", "ico", "emoji", "avatar", "logo", "sprite", "glyph", "badge", "spinner"}
-)
-_TRACKER = re.compile(
-    r"(pixel|beacon|tracking|track|analytics|doubleclick|/b/ss/|scorecardresearch|facebook\.com/tr|\.gif\?)",
-    re.I,
-)
 
 
 def _num(v: str) -> float | None:
@@ -47,33 +39,18 @@ def _size(el: Element) -> tuple[float | None, float | None]:
     return w, h
 
 
-def tiny_media_reason(el: Element) -> str | None:
+def tiny_media(el: Element) -> tuple[Rule[SizeMatch], str] | None:
+    """(rule, reason with the size) of the first tiny-media rule an ``<img>`` or ``<svg>`` matches."""
     if el.tag not in ("img", "svg"):
         return None
     w, h = _size(el)
-    if w is not None and h is not None and w <= 2 and h <= 2:
-        return f"tracking pixel ({w:g}×{h:g})"
-    src = el.get("src")
-    if (
-        el.tag == "img"
-        and (w is None or w <= 2 or h is None or h <= 2)
-        and _TRACKER.search(src)
-        and not el.get("alt")
-    ):
-        if (w is not None and w <= 2) or (h is not None and h <= 2):
-            return "tracking pixel"
-    toks = tokens_of(el.get("class") + " " + el.get("id"))
-    small = w is not None and h is not None and w <= 48 and h <= 48
-    if small and (toks & ICON_TOKENS or el.tag == "svg" or "icon" in src.lower()):
-        return f"icon ({w:g}×{h:g})"
-    if el.tag == "svg" and toks & ICON_TOKENS and w is None:
-        return "icon (svg with icon class)"
-    return None
+    rule = next((r for r in TINY_RULES if r.match(el, w, h)), None)
+    return (rule, rule.reason.format(w=w, h=h)) if rule is not None else None
 
 
 def run(ctx: Context) -> None:
     root = ctx.root or ctx.doc.body
-    found: list[tuple[Element, str, str]] = []
+    found: list[tuple[Element, str, str, str]] = []
     stack = [root]
     while stack:
         el = stack.pop()
@@ -81,25 +58,14 @@ def run(ctx: Context) -> None:
             kind = ctx.protected_kind(el)
             if kind == "math":
                 continue
-            reason = hidden_reason(el)
-            if reason and not (el.tag == "details" or kind):
-                found.append((el, HIDDEN, reason))
+            hidden = hidden_rule(el)
+            if hidden and not (el.tag == "details" or kind):
+                found.append((el, HIDDEN, hidden.id, hidden.reason))
                 continue
-            tiny = tiny_media_reason(el)
+            tiny = tiny_media(el)
             if tiny:
-                found.append((el, TINY, tiny))
+                found.append((el, TINY, tiny[0].id, tiny[1]))
                 continue
         stack.extend(reversed([c for c in el.children if isinstance(c, Element)]))
-    for el, kind, reason in found:
-        rule = (
-            "[hidden]"
-            if reason == "hidden attribute"
-            else (
-                "[style*=display:none]"
-                if "display" in reason
-                else "[aria-hidden=true]"
-                if "aria" in reason
-                else reason.split(" (")[0]
-            )
-        )
+    for el, kind, rule, reason in found:
         ctx.remove(el, kind, rule, reason)

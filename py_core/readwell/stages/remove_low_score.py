@@ -11,8 +11,8 @@ from __future__ import annotations
 from ..context import SCORE, Context
 from ..dom import Element, normalize_space
 from ..measure import Stat, measure
-from ..rules import PROMO_TEXT
-from ..signals import class_weight, match_exact, match_partial, reads_as_prose
+from ..rules import PROMO_TEXT, reads_as_prose
+from ..signals import class_weight, match_exact, match_partial
 from ..textstats import led_by_link
 from ..thresholds import MOST_OF_ROOT_SHAPE
 

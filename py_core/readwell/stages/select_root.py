@@ -20,8 +20,8 @@ from ..errors import InputError
 from ..measure import Stat, measure
 from ..rules import PROMO_TEXT
 from ..selectors import select
-from ..signals import SKIP_TAGS, UNLIKELY_TAGS, article_holders, class_weight, is_unlikely
-from ..textstats import hidden_reason, text_units
+from ..signals import SKIP_TAGS, UNLIKELY_TAGS, article_holders, class_weight, hidden_reason, is_unlikely
+from ..textstats import text_units
 from ..thresholds import (
     CHUNK_MIN_SHARE,
     CLIMB_FLOOR_DIVISOR,
