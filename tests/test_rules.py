@@ -1,0 +1,156 @@
+"""Every rule in ``rules.py`` fires on a fixture and has a look-alike fixture where similar content survives.
+
+A rule that never fires is untested (or dead); a rule without a look-alike may be over-broad without anyone
+noticing (the field's top defect class). For each rule id: some fixture's debug log names it (kind and id),
+and its look-alike phrase is kept in ``fixtures/rules--<table>-lookalike.html`` while that rule fires nowhere
+in that fixture. Computed-style rules need layout from the live DOM, which an HTML fixture cannot carry: they
+are checked on a snapshot (the extension's input format) instead.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import fixturelib
+import pytest
+import readwell
+from readwell import rules
+
+TABLES: dict[str, tuple[rules.Rule[Any], ...]] = {
+    "exact-selector": rules.EXACT_RULES,
+    "partial-pattern": rules.PARTIAL_RULES,
+    "text-pattern": rules.TEXT_RULES,
+    "hidden": rules.HIDDEN_RULES,
+    "tiny-media": rules.TINY_RULES,
+}
+ALL = [(kind, r.id) for kind, table in TABLES.items() for r in table]
+LIVE_DOM_ONLY = {"computed:display-none", "computed:visibility-hidden", "computed:opacity-0"}
+
+# rule id → (look-alike fixture without its "rules--" prefix, a phrase that must survive there)
+LOOKALIKES: dict[str, tuple[str, str]] = {
+    "nav": ("exact-selectors-lookalike", "Unavailable plots are marked on the board"),
+    "[role=navigation]": ("exact-selectors-lookalike", "Finding plot seven in the dark"),
+    "[role=complementary]": ("exact-selectors-lookalike", "Complementary planting puts marigolds"),
+    "[role=dialog]": ("exact-selectors-lookalike", "Is the ground frozen?"),
+    "[role=alertdialog]": ("exact-selectors-lookalike", "when the forecast drops below minus three"),
+    "[role=banner]": ("exact-selectors-lookalike", "A banner of netting holds the runner beans"),
+    "[role=contentinfo]": ("exact-selectors-lookalike", "For information about vacant plots"),
+    "form": ("exact-selectors-lookalike", "The form of a good leek is long and white"),
+    "button": ("exact-selectors-lookalike", "button on the irrigation timer once"),
+    "input": ("exact-selectors-lookalike", "plot number field in the booking form"),
+    "select": ("exact-selectors-lookalike", "crop chooser in the booking form"),
+    "textarea": ("exact-selectors-lookalike", "notes box in the booking form"),
+    "[itemprop=comment]": ("exact-selectors-lookalike", "the hedge is to be cut in February"),
+    "footer": ("exact-selectors-lookalike", "At the foot of the site, beside the stream"),
+    "[data-ad-slot]": ("exact-selectors-lookalike", "The planting plan slot for next year"),
+    "ins.adsbygoogle": ("exact-selectors-lookalike", "revised in March"),
+    "share": ("partial-patterns-lookalike", "Shareholders of the cycle cooperative"),
+    "newsletter": ("partial-patterns-lookalike", "The club newsletter of 1987"),
+    "comments": ("partial-patterns-lookalike", "A comment on method"),
+    "related": ("partial-patterns-lookalike", "Related work on chain wear"),
+    "ads": ("partial-patterns-lookalike", "The adventure log records every puncture"),
+    "promo": ("partial-patterns-lookalike", "The promontory ride follows the cliff road"),
+    "cookie-consent": ("partial-patterns-lookalike", "Oat biscuits in the saddlebag"),
+    "popup": ("partial-patterns-lookalike", "The overlay map shows every steep hill"),
+    "navigation-aid": ("partial-patterns-lookalike", "Pagers and phones both die quickly"),
+    "sidebar-widget": ("partial-patterns-lookalike", "The little tyre gauge reviewed here"),
+    "page-tools": ("partial-patterns-lookalike", "A small tool kit fits under the saddle"),
+    "skip-link": ("partial-patterns-lookalike", "The ferry skipper lets bicycles on first"),
+    "ticker": ("partial-patterns-lookalike", "Ticker tape once wrapped the handlebars"),
+    "author-bio": ("partial-patterns-lookalike", "has ridden the same steel bicycle to work"),
+    "tag-list": ("partial-patterns-lookalike", "The tags of the trade are small"),
+    "page-header-footer": ("partial-patterns-lookalike", "A footnote on lights"),
+    "share-prompt": ("text-patterns-lookalike", "Share the reading tables fairly, the vol"),
+    "newsletter-signup": ("text-patterns-lookalike", "Register each donated book in the ledger"),
+    "newsletter-inbox": ("text-patterns-lookalike", "Get the heating timer checked before the"),
+    "read-more-prompt": ("text-patterns-lookalike", "Popular books go out within a day of arr"),
+    "click-here": ("text-patterns-lookalike", "Tap the radiator in the corner gently be"),
+    "follow-us": ("text-patterns-lookalike", "Follow us through a year of opening afte"),
+    "copyright-line": ("text-patterns-lookalike", "Copyright in the old parish records belo"),
+    "all-rights-reserved": ("text-patterns-lookalike", "Readers keep all rights reserved for mem"),
+    "advertisement-label": ("text-patterns-lookalike", "Advertisement boards in the porch were t"),
+    "related-story-prompt": ("text-patterns-lookalike", "Watch the noticeboard in the porch close"),
+    "like-this-story": ("text-patterns-lookalike", "Like this post's author, most volunteers"),
+    "read-also-prompt": ("text-patterns-lookalike", "The French edition of the village histor"),
+    "author-contact": ("text-patterns-lookalike", "Write to the county before the end of Ja"),
+    "follow-on-network": ("text-patterns-lookalike", "Follow the lane past the school to reach"),
+    "subscribe-to-our": ("text-patterns-lookalike", "Join the queue at the book sale early, b"),
+    "citation-disclaimer": ("text-patterns-lookalike", "Disclaimers aside, the volunteers' advic"),
+    "copyright-notice": ("text-patterns-lookalike", "This material may not be ideal for young"),
+    "comment-prompt": ("text-patterns-lookalike", "Comments from readers after the first ye"),
+    "page-tool-label": ("text-patterns-lookalike", "Print the opening times on heavy card, s"),
+    "loading-placeholder": ("text-patterns-lookalike", "Loading the van evenly, with the heavy b"),
+    "interface-label": ("text-patterns-lookalike", "Next comes the local history shelf, whic"),
+    "media-credit": ("text-patterns-lookalike", "Source of most of the donated books is t"),
+    "gallery-counter": ("text-patterns-lookalike", "3 of 12 shelves in the back room are kep"),
+    "posted-date-line": ("text-patterns-lookalike", "Updated rules for borrowing came into fo"),
+    "published-date-line": ("text-patterns-lookalike", "Published in the village magazine, the o"),
+    "[hidden]": ("hidden-and-tiny-lookalike", "Until-found text is revealed by searching"),
+    "[style*=display:none]": ("hidden-and-tiny-lookalike", "the last crossing leaves at dusk in winter"),
+    "[style*=visibility:hidden]": ("hidden-and-tiny-lookalike", "life jackets hang under every bench"),
+    "[aria-hidden=true]": ("hidden-and-tiny-lookalike", "the ramp is steep at low water"),
+    "tracking-pixel": ("hidden-and-tiny-lookalike", "A mooring cleat seen from above"),
+    "tracking-pixel-url": ("hidden-and-tiny-lookalike", "The beacon light on the jetty at dusk"),
+    "icon": ("hidden-and-tiny-lookalike", "A painting called Icon of the Estuary"),
+    "icon-svg-class": ("hidden-and-tiny-lookalike", "The harbour wall at high tide"),
+}
+
+
+@cache
+def fired() -> dict[tuple[str, str], set[str]]:
+    """(kind, rule id) → fixtures whose debug log has it."""
+    out: dict[tuple[str, str], set[str]] = {}
+    for fx in fixturelib.all_fixtures():
+        r = readwell.extract(fx.data, url=fx.url, **{**fx.options, "debug": True})
+        for e in r.removals:
+            out.setdefault((e.kind, e.rule), set()).add(fx.name)
+    return out
+
+
+def test_rule_ids_are_unique() -> None:
+    ids = [rid for _, rid in ALL]
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+
+
+@pytest.mark.parametrize(("kind", "rid"), [p for p in ALL if p[1] not in LIVE_DOM_ONLY])
+def test_rule_fires_on_a_fixture(kind: str, rid: str) -> None:
+    assert fired().get((kind, rid)), f"{kind} rule {rid!r} fires on no fixture"
+
+
+def test_every_rule_has_a_lookalike() -> None:
+    assert set(LOOKALIKES) | LIVE_DOM_ONLY == {rid for _, rid in ALL}
+
+
+@pytest.mark.parametrize(("kind", "rid"), [p for p in ALL if p[1] in LOOKALIKES])
+def test_lookalike_survives(kind: str, rid: str) -> None:
+    name, phrase = LOOKALIKES[rid]
+    fx = fixturelib.load(fixturelib.FIXTURES / f"rules--{name}.html")
+    assert phrase in fx.keep, "the look-alike phrase must be a keep phrase of its fixture"
+    assert fx.name not in fired().get((kind, rid), set()), f"{rid} fires on its own look-alike fixture"
+    assert phrase in readwell.extract(fx.data, url=fx.url, **fx.options).markdown
+
+
+def _snapshot(layouts: list[dict[str, Any]]) -> dict[str, Any]:
+    """A live-DOM snapshot: an article of prose and one note per layout."""
+    prose = "The crossing takes eight minutes, and the skipper steers upstream of the landing in an ebb. " * 4
+    notes = [
+        {"t": "p", "id": 10 + i, "l": lay, "c": [f"Note number {i} about the ferry timetable."]}
+        for i, lay in enumerate(layouts)
+    ]
+    article = {"t": "article", "id": 3, "c": [{"t": "p", "id": 4, "c": [prose]}, *notes]}
+    return {"t": "html", "id": 1, "c": [{"t": "body", "id": 2, "c": [article]}]}
+
+
+@pytest.mark.parametrize(
+    ("rid", "hidden", "shown"),
+    [
+        ("computed:display-none", {"display": "none"}, {"display": "block"}),
+        ("computed:visibility-hidden", {"visibility": "hidden"}, {"visibility": "visible"}),
+        ("computed:opacity-0", {"opacity": 0}, {"opacity": 0.5}),
+    ],
+)
+def test_computed_style_rules_on_a_snapshot(rid: str, hidden: dict[str, Any], shown: dict[str, Any]) -> None:
+    r = readwell.extract(_snapshot([hidden, shown]), debug=True)
+    assert [e.rule for e in r.removals if e.kind == "hidden"] == [rid]
+    assert "Note number 0" not in r.markdown and "Note number 1 about the ferry timetable." in r.markdown
