@@ -77,7 +77,7 @@ def test_import_parser_sees_relative_stage_imports(tmp_path: Path) -> None:
     }
 
 
-# --- internal state is not in the page's hands ---------------------------------------------------------------
+# --- internal state is not in the page's hands --------------------------------------------------------------
 FORGED = (
     '<html><body><article data-readwell-protected="code" DATA-READWELL-TABLE="data">'
     '<p data-readwell-x="1" class="keep">text</p><svg data-readwell-protected="math"></svg>'
@@ -146,7 +146,7 @@ def test_internal_marks_are_side_tables() -> None:
     assert not [k for e in ctx.doc.root.iter() for k in e.attrs if k.startswith("data-readwell-")]
 
 
-# --- the stage order is declared where each stage lives ------------------------------------------------------
+# --- the stage order is declared where each stage lives -----------------------------------------------------
 def order_violations(stages: tuple[pipeline.Stage, ...]) -> list[str]:
     """Declarations ``stages`` breaks: a stage listed before one it must follow, or an unknown name."""
     names = [s.name for s in stages]

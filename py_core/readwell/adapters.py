@@ -101,10 +101,10 @@ def from_snapshot(snap: dict[str, Any]) -> Document:
             work.append((k, target, depth + 1, cap))
     # text nodes get fresh ids after the element ids
     n = top
-    for t in doc_root.iter_nodes():
-        if isinstance(t, Text):
+    for node_ in doc_root.iter_nodes():
+        if isinstance(node_, Text):
             n += 1
-            t.nid = n
+            node_.nid = n
     if not any(isinstance(c, Element) and c.tag == "html" for c in doc_root.children):
         html = Element("html")
         html.nid = n + 1

@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 from dataclasses import replace
-from typing import Any
+from typing import Any, NoReturn
 
 from . import diagnose
 from .errors import InputError
@@ -23,7 +23,7 @@ EXIT_FOUND, EXIT_ERROR, EXIT_USAGE, EXIT_NOT_FOUND = 0, 1, 2, 3
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2 (argparse would print usage too)
+    def error(self, message: str) -> NoReturn:  # one line, exit 2 (argparse would print usage too)
         raise InputError(message)
 
 

@@ -66,8 +66,8 @@ _ATTR_S = re.compile(r"""\s*[^\s=/>]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?""
 _ATTR_B = re.compile(rb"""\s*[^\s=/>]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?""")
 # Void elements and elements a following sibling closes implicitly do not deepen the tree.
 _FLAT_TAGS = frozenset(
-    "area base br col embed hr img input link meta param source track wbr p li dt dd tr td th option optgroup "
-    "tbody thead tfoot colgroup rp rt".split()
+    "area base br col embed hr img input link meta param source track wbr p li dt dd tr td th option "
+    "optgroup tbody thead tfoot colgroup rp rt".split()
 )
 
 
@@ -90,8 +90,8 @@ def limit_markup(data: str | bytes) -> str | bytes:
     lt = b"<" if is_bytes else "<"
     if data.count(lt) < MAX_PARSE_DEPTH and len(data) < 200_000:  # type: ignore[arg-type]
         return data
-    tag_re = _TAG_B if is_bytes else _TAG_S
-    attr_re = _ATTR_B if is_bytes else _ATTR_S
+    tag_re: Any = _TAG_B if is_bytes else _TAG_S  # str or bytes patterns, matching ``data``
+    attr_re: Any = _ATTR_B if is_bytes else _ATTR_S
     out: list = []
     pos = 0
     depth = 0
@@ -105,7 +105,7 @@ def limit_markup(data: str | bytes) -> str | bytes:
             found = attr_re.findall(attrs)
             if len(found) > MAX_TAG_ATTRS:
                 out.append(data[pos : m.start()])
-                joiner = b"" if is_bytes else ""
+                joiner: Any = b"" if is_bytes else ""
                 out.append(
                     (b"<%s%s>" % (m.group(2), joiner.join(found[:MAX_TAG_ATTRS])))
                     if is_bytes

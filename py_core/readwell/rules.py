@@ -171,7 +171,8 @@ EXACT_RULES: tuple[Rule[Pred], ...] = (
     _exact("ins.adsbygoogle", "ad slot"),
 )
 
-# Partial class/id token patterns: a block whose class or id has one of the tokens, unless the guard spares it.
+# Partial class/id token patterns: a block whose class or id has one of the tokens, unless its guard
+# spares it.
 PARTIAL_RULES: tuple[Rule[frozenset[str]], ...] = (
     Rule(
         "share",
@@ -273,7 +274,7 @@ PARTIAL_RULES: tuple[Rule[frozenset[str]], ...] = (
     ),
 )
 
-# --- remove_hidden_and_tiny_media -----------------------------------------------------------------------------
+# --- remove_hidden_and_tiny_media -------------------------------------------------------------------------
 # Hidden elements, in the order they are checked: layout from the live DOM wins over attributes and styles.
 _DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.I)
 _VIS_HIDDEN = re.compile(r"visibility\s*:\s*(hidden|collapse)", re.I)
@@ -369,12 +370,14 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
     for rid, p, reason in (
         (
             "share-prompt",
-            r"^(share|teilen|partager|compartir)( this| the)?( article| story| post| page)?( on| via)?\b.{0,80}$",
+            r"^(share|teilen|partager|compartir)( this| the)?( article| story| post| page)?( on|"
+            r" via)?\b.{0,80}$",
             "share prompt",
         ),
         (
             "newsletter-signup",
-            r"^(sign up|subscribe|register|join)\b.{0,40}\b(newsletter|updates|inbox|mailing list|free)\b.{0,200}$",
+            r"^(sign up|subscribe|register|join)\b.{0,40}\b(newsletter|updates|inbox|mailing list|"
+            r"free)\b.{0,200}$",
             "newsletter ask",
         ),
         (
@@ -384,7 +387,8 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
         ),
         (
             "read-more-prompt",
-            r"^(read more|more from|related|see also|recommended|you may also like|you might also like|most read|popular)\b.{0,120}$",
+            r"^(read more|more from|related|see also|recommended|you may also like|you might also like|"
+            r"most read|popular)\b.{0,120}$",
             "read-more or related prompt",
         ),
         (
@@ -397,12 +401,14 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
         ("all-rights-reserved", r"^.{0,120}\ball rights reserved\.?$", "copyright line"),
         (
             "advertisement-label",
-            r"^(advertisement|advert|anzeige|publicidad|publicité|sponsored( content)?|story continues below( advertisement)?|ad)$",
+            r"^(advertisement|advert|anzeige|publicidad|publicité|sponsored( content)?|"
+            r"story continues below( advertisement)?|ad)$",
             "advertisement label",
         ),
         (
             "related-story-prompt",
-            r"^(see more|don'?t miss|also on [\w.]+|also read|read also|more on this|related stories|watch|listen)\s*[:»›]?\s*.{0,160}$",
+            r"^(see more|don'?t miss|also on [\w.]+|also read|read also|more on this|related stories|"
+            r"watch|listen)\s*[:»›]?\s*.{0,160}$",
             "related-story prompt",
         ),
         ("like-this-story", r"^like this (story|article|post)\?.{0,80}$", "share prompt"),
@@ -414,19 +420,22 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
         ),
         (
             "author-contact",
-            r"^(have a (news )?tip|write to|reach the (reporter|writer|author)s?|contact the (reporter|writer|author))\b.{0,200}$",
+            r"^(have a (news )?tip|write to|reach the (reporter|writer|author)s?|contact the (reporter|"
+            r"writer|author))\b.{0,200}$",
             "author contact line",
         ),
         (
             "follow-on-network",
-            r"^follow (us|@?[\w.]+|the [\w\s.]{1,40}?)( on| at)? (facebook|twitter|instagram|linkedin|youtube|tiktok|x)\b.{0,160}$",
+            r"^follow (us|@?[\w.]+|the [\w\s.]{1,40}?)( on| at)? (facebook|twitter|instagram|linkedin|"
+            r"youtube|tiktok|x)\b.{0,160}$",
             "social follow prompt",
         ),
         ("subscribe-to-our", r"^(subscribe to|join) (our|the)\b.{0,200}$", "subscription ask"),
         ("citation-disclaimer", r"^(citation|disclaimer)\s*:.{0,400}$", "citation or disclaimer boilerplate"),
         (
             "copyright-notice",
-            r"^this (document|article|material|story|content) (is subject to copyright|may not be (re)?published)\b.{0,300}$",
+            r"^this (document|article|material|story|content) (is subject to copyright|"
+            r"may not be (re)?published)\b.{0,300}$",
             "copyright notice",
         ),
         (
@@ -436,20 +445,25 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
         ),
         (
             "page-tool-label",
-            r"^(skip to (main )?content|back to top|print( this)?( article| page)?|email( this)?( article)?)$",
+            r"^(skip to (main )?content|back to top|print( this)?( article| page)?|"
+            r"email( this)?( article)?)$",
             "page tool",
         ),
         ("loading-placeholder", r"^(loading|loading\.\.\.|loading…)$", "loading placeholder"),
         (
             "interface-label",
-            r"^(caption|close|hide caption|toggle caption|expand|enlarge|enlarge this image|show more|show less|"
-            r"view (the )?(gallery|slideshow|comments)|open gallery|play video|watch video|next|previous|prev|"
-            r"continue reading|more|see more|tags?|topics?|filed under|share|tweet|pin|email|print)\s*[:»›>]?$",
+            r"^(caption|close|hide caption|toggle caption|expand|enlarge|enlarge this image|show more|"
+            r"show less|"
+            r"view (the )?(gallery|slideshow|comments)|open gallery|play video|watch video|next|previous|"
+            r"prev|"
+            r"continue reading|more|see more|tags?|topics?|filed under|share|tweet|pin|email|"
+            r"print)\s*[:»›>]?$",
             "interface label",
         ),
         (
             "media-credit",
-            r"^\(?((photo|image|picture|foto|photograph|illustration|video|graphic)s?( credit)?|credit|source)\s*[:：|]\s*.{1,80}$",
+            r"^\(?((photo|image|picture|foto|photograph|illustration|video|graphic)s?( credit)?|credit|"
+            r"source)\s*[:：|]\s*.{1,80}$",
             "media credit line",
         ),
         (
@@ -464,7 +478,8 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
         ),
         (
             "published-date-line",
-            r"^(this (article|story|post) (was|is) (originally )?(published|updated)|updated|published)\b.{0,60}$",
+            r"^(this (article|story|post) (was|is) (originally )?(published|updated)|updated|"
+            r"published)\b.{0,60}$",
             "date line",
         ),
     )

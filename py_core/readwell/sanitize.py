@@ -21,14 +21,14 @@ from .render_html import strip_controls
 from .urls import is_safe_url, split_srcset
 
 ALLOWED_TAGS = frozenset(
-    """a abbr b bdi bdo blockquote br caption cite code col colgroup dd del details dfn div dl dt em figcaption
-    figure h1 h2 h3 h4 h5 h6 hr i img ins kbd li mark ol p picture pre q s samp small source span strong sub
+    """a abbr b bdi bdo blockquote br caption cite code col colgroup dd del details dfn div dl dt em
+    figcaption figure h1 h2 h3 h4 h5 h6 hr i img ins kbd li mark ol p picture pre q s samp small source span strong sub
     summary sup table tbody td tfoot th thead time tr u ul var wbr""".split()
 )
 # Removed with everything inside: executable, resource-loading, interactive or never-rendered content.
 DROP_TAGS = frozenset(
-    """script style iframe object embed base meta form link frame frameset noscript template applet input button
-    select textarea option optgroup svg math canvas dialog head title noembed noframes xmp plaintext param
+    """script style iframe object embed base meta form link frame frameset noscript template applet input
+    button select textarea option optgroup svg math canvas dialog head title noembed noframes xmp plaintext param
     portal fencedframe audio video track map area""".split()
 )
 GLOBAL_ATTRS = frozenset(
@@ -197,7 +197,7 @@ _CLEANER = bleach.sanitizer.Cleaner(
     strip=True,
     strip_comments=True,
 )
-_StockWalker = bleach.html5lib_shim.getTreeWalker("etree")
+_StockWalker = bleach.html5lib_shim.getTreeWalker("etree")  # type: ignore[attr-defined]
 
 
 class _LinearWalker(_StockWalker):  # type: ignore[misc, valid-type]
@@ -223,7 +223,7 @@ class _LinearWalker(_StockWalker):  # type: ignore[misc, valid-type]
         return super().getParentNode(node)
 
 
-_CLEANER.walker = _LinearWalker
+_CLEANER.walker = _LinearWalker  # type: ignore[assignment]
 
 
 def bleach_final(html: str) -> str:

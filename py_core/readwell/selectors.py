@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from .dom import Element
 from .errors import InputError
@@ -24,7 +24,8 @@ _TOKEN = re.compile(
     | (?P<type>[a-zA-Z][\w-]*)
     | \#(?P<id>[\w-]+)
     | \.(?P<cls>[\w-]+)
-    | \[\s*(?P<attr>[\w:-]+)\s*(?:(?P<op>[~^$*|]?=)\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\]\s]+))\s*(?P<flag>[iI])?\s*)?\]
+    | \[\s*(?P<attr>[\w:-]+)\s*
+      (?:(?P<op>[~^$*|]?=)\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\]\s]+))\s*(?P<flag>[iI])?\s*)?\]
     | :not\((?P<not>[^()]*)\)
     | :(?P<pseudo>first-child|last-child|nth-of-type\(\s*\d+\s*\))
     | (?P<ws>\s+)
@@ -73,6 +74,23 @@ def _pseudo_pred(p: str) -> Pred:
     return nth
 
 
+def _tag_is(tag: str, e: Element) -> bool:
+    return e.tag.lower() == tag
+
+
+def _id_is(value: str, e: Element) -> bool:
+    return e.attrs.get("id") == value
+
+
+def _has_class(cls: str, e: Element) -> bool:
+    return cls in e.attrs.get("class", "").split()
+
+
+def _none_of(preds: list[Pred], e: Element) -> bool:
+    """``:not(...)``: true unless every predicate of the inner compound holds."""
+    return not all(p(e) for p in preds)
+
+
 def _compile_compound(text: str, full: str) -> list[tuple[str, list[Pred]]]:
     """Parse one complex selector into [(combinator, [predicates])] from left to right."""
     parts: list[tuple[str, list[Pred]]] = []
@@ -98,13 +116,13 @@ def _compile_compound(text: str, full: str) -> list[tuple[str, list[Pred]]]:
             preds.append(lambda e: True)
         elif g["type"]:
             t = g["type"].lower()
-            preds.append(lambda e, t=t: e.tag.lower() == t)
+            preds.append(partial(_tag_is, t))
         elif g["id"]:
             i = g["id"]
-            preds.append(lambda e, i=i: e.attrs.get("id") == i)
+            preds.append(partial(_id_is, i))
         elif g["cls"]:
             c = g["cls"]
-            preds.append(lambda e, c=c: c in e.attrs.get("class", "").split())
+            preds.append(partial(_has_class, c))
         elif g["attr"]:
             val = g["dq"] if g["dq"] is not None else g["sq"] if g["sq"] is not None else g["bare"] or ""
             preds.append(_attr_pred(g["attr"].lower(), g["op"], val, bool(g["flag"])))
@@ -113,7 +131,7 @@ def _compile_compound(text: str, full: str) -> list[tuple[str, list[Pred]]]:
             if len(inner) != 1:
                 raise InputError(f"only simple selectors inside :not(): {full!r}")
             ip = inner[0][1]
-            preds.append(lambda e, ip=ip: not all(p(e) for p in ip))
+            preds.append(partial(_none_of, ip))
         elif g["pseudo"]:
             preds.append(_pseudo_pred(g["pseudo"].replace(" ", "")))
     if preds:

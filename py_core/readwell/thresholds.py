@@ -9,22 +9,22 @@ scrapinghub benchmark: changing one changes goldens or benchmark figures, which 
 
 from __future__ import annotations
 
-# --- class/id weight (signals.class_weight) ------------------------------------------------------------------
+# --- class/id weight (signals.class_weight) -----------------------------------------------------------------
 CLASS_WEIGHT = 25  # Readability's ±25 for an article-ish / boilerplate class or id token
 ARTICLE_BODY_WEIGHT = 40  # itemprop=articleBody is the page saying where the article is: stronger than a name
 
-# --- "a wrapper holding most of the text is never removed" ---------------------------------------------------
+# --- "a wrapper holding most of the text is never removed" --------------------------------------------------
 # Three cut-offs, kept apart on purpose: unifying the remove_by_selector one at 0.5 drops a page's text on the
 # scrapinghub benchmark (F1 0.972 → 0.971); the other two measure against different totals.
 MOST_OF_PAGE = 0.5  # is_unlikely: a block with over half of <body>'s text is a wrapper, whatever its name
 MOST_OF_ROOT_NAMED = 0.6  # remove_by_selector: over 60% of the root is a wrapper (ASP.NET's page-wide <form>)
 MOST_OF_ROOT_SHAPE = 0.5  # remove_low_score: a block with over half of the root's text is the article
 
-# --- can an element hold the article (signals.is_unlikely, article_holders) ----------------------------------
+# --- can an element hold the article (signals.is_unlikely, article_holders) ---------------------------------
 ARTICLE_TAG_UNITS = 500  # an <article> with this much text is a landmark its ancestors must not lose
 HEADER_MAX_PARAGRAPHS = 3  # a <header> with fewer paragraphs is a page header, not an article intro
 
-# --- reads as prose (signals.reads_as_prose) -----------------------------------------------------------------
+# --- reads as prose (signals.reads_as_prose) ----------------------------------------------------------------
 PROSE_MIN_UNITS = 200  # about two sentences: less cannot be told apart from a blurb
 PROSE_MIN_MARKS = 4  # several clauses: a labelled link list has almost none
 PROSE_MAX_LINK_DENSITY = 0.2  # prose links a few words; boilerplate is mostly links
@@ -32,11 +32,11 @@ PROSE_UNITS_WITHOUT_PARAGRAPH = 400  # text this long reads as prose even withou
 THREAD_MIN_ITEMS = 2  # two repeated comment-like items make a thread (one is a quoted reply)
 BIO_BOX_MAX_UNITS = 600  # an author box is short; a longer block named "author" is an essay about them
 
-# --- tiny media (rules.TINY_RULES) ----------------------------------------------------------------------------
+# --- tiny media (rules.TINY_RULES) --------------------------------------------------------------------------
 PIXEL_MAX = 2  # px: an image this small in both directions (or one, with a tracker URL) shows nothing
 ICON_MAX = 48  # px: an image within 48×48 named or sourced as an icon is decoration, not content
 
-# --- scoring (select_root.score_candidates) ------------------------------------------------------------------
+# --- scoring (select_root.score_candidates) -----------------------------------------------------------------
 PARAGRAPH_MIN_UNITS = 25  # Readability's 25 characters: shorter blocks are labels, not paragraphs
 LIST_ITEM_MIN_MARKS = 1  # a list item scores only if it has at least one clause mark (a sentence)
 LIST_ITEM_MAX_LINK_DENSITY = 0.5  # a list item that is mostly a link is navigation
@@ -46,7 +46,7 @@ LINK_PENALTY = 0.5  # a paragraph's points shrink by half its link density befor
 MAX_PROPAGATION_LEVEL = 4  # points reach the paragraph's parent and four more ancestors, no further
 DIV_PARAGRAPH_DIRECT_UNITS = 80  # a div with this much direct text beside blocks is a paragraph itself
 
-# --- refining the top candidate (select_root.find_root) ------------------------------------------------------
+# --- refining the top candidate (select_root.find_root) -----------------------------------------------------
 STRONG_RANKS = 5  # the runners-up considered when looking for a split article
 STRONG_SHARE = 0.75  # a runner-up within 75% of the top score is part of the same article
 STRONG_MIN_COUNT = 2  # two strong runners-up under one ancestor make that ancestor the article
@@ -54,7 +54,7 @@ CLIMB_FLOOR_DIVISOR = 3  # climbing stops at a parent scoring under a third of t
 CHUNK_MIN_SHARE = 0.2  # a chunk repeating the candidate's class carries real text: a fifth of its score
 PROSE_SHARE_TO_CLIMB = 0.6  # climb while the candidate holds under 60% of its ancestor's prose (sections)
 
-# --- joining siblings (select_root._siblings_to_join) --------------------------------------------------------
+# --- joining siblings (select_root._siblings_to_join) -------------------------------------------------------
 SIBLING_MIN_SCORE = 10.0  # Readability's floor for a sibling's score, whatever the top score
 SIBLING_SCORE_SHARE = 0.2  # ... or a fifth of the top score, whichever is higher
 SAME_CLASS_BONUS = 0.2  # a sibling with the candidate's exact class gets a fifth of the top score

@@ -1,8 +1,9 @@
 """callouts: GitHub, Docusaurus, MkDocs, Obsidian and Bootstrap-style alerts become one representation.
 
-After ``normalize_structures`` (callouts hold code and math, normalized first) and before removals: a callout's title bar ("Note") is a tiny block and its class names
-(``alert``, ``admonition``) look like boilerplate to pattern rules. The stable form is
-``<blockquote data-callout="note">`` holding the body (rendered ``> [!NOTE]`` in Markdown), protected.
+After ``normalize_structures`` (callouts hold code and math, normalized first) and before removals: a
+callout's title bar ("Note") is a tiny block and its class names (``alert``, ``admonition``) look like
+boilerplate to pattern rules. The stable form is ``<blockquote data-callout="note">`` holding the body
+(rendered ``> [!NOTE]`` in Markdown), protected.
 """
 
 from __future__ import annotations

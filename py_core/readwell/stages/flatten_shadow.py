@@ -1,16 +1,16 @@
 """flatten_shadow: shadow roots become ordinary children of their host, slots filled.
 
-Follows nothing (``AFTER`` is empty) because every later stage must see that content: an article rendered inside a web component is in
-its shadow root, and scoring, hidden-element checks and selectors all need it in the main tree. The HTML path
-sees declarative shadow DOM (``<template shadowrootmode>``); the live-DOM adapter serializes open and
-closed shadow roots in the same form, so one stage serves both. Other ``<template>`` elements are inert
-(never rendered) and are removed here, logged.
+Follows nothing (``AFTER`` is empty) because every later stage must see that content: an article rendered
+inside a web component is in its shadow root, and scoring, hidden-element checks and selectors all need it in
+the main tree. The HTML path sees declarative shadow DOM (``<template shadowrootmode>``); the live-DOM adapter
+serializes open and closed shadow roots in the same form, so one stage serves both. Other ``<template>``
+elements are inert (never rendered) and are removed here, logged.
 """
 
 from __future__ import annotations
 
 from ..context import STRUCTURE, Context
-from ..dom import Element, Text
+from ..dom import Element, Node, Text
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
 AFTER: tuple[str, ...] = ()
@@ -43,6 +43,7 @@ def _attach(ctx: Context, host: Element, tpl: Element) -> None:
     assigned: set[int] = set()
     for slot in slots:
         name = slot.get("name")
+        nodes: list[Node]
         if name:
             nodes = [c for c in light if isinstance(c, Element) and c.get("slot") == name]
         else:
@@ -66,7 +67,7 @@ def _attach(ctx: Context, host: Element, tpl: Element) -> None:
             ctx.remove(
                 c, STRUCTURE, "unassigned-light-child", "host child not assigned to any slot is not rendered"
             )
-        elif c.data.strip():
+        elif isinstance(c, Text) and c.data.strip():
             ctx.remove(
                 c, STRUCTURE, "unassigned-light-child", "host text not assigned to any slot is not rendered"
             )

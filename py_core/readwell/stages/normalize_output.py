@@ -1,8 +1,9 @@
 """normalize_output: the root becomes clean article markup: layout wrappers unwrapped, empty nodes dropped,
 one title (a heading repeating the title is dropped), ``<br><br>`` runs become paragraph breaks.
 
-After every removal stage (``remove_*``: removals leave empty wrappers behind) and before URLs are resolved and the
-sanitizer runs. In debug mode wrappers are kept (only empties go), so log locators still point at evidence.
+After every removal stage (``remove_*``: removals leave empty wrappers behind) and before URLs are resolved
+and the sanitizer runs. In debug mode wrappers are kept (only empties go), so log locators still point at
+evidence.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..context import STRUCTURE, Context
-from ..dom import Element, Text, normalize_space
+from ..dom import Element, Node, Text, normalize_space
 from ..rules import TITLE_TOKENS, tokens_of
 from ..textstats import BLOCK_TAGS
 
@@ -181,12 +182,7 @@ def _br_paragraphs(ctx: Context, div: Element) -> None:
         if isinstance(k, Element) and k.tag == "br":
             j = i
             n = 0
-            while j < len(kids) and (
-                isinstance(kids[j], Element)
-                and kids[j].tag == "br"
-                or isinstance(kids[j], Text)
-                and not kids[j].data.strip()
-            ):
+            while j < len(kids) and _br_or_space(kids[j]):
                 if isinstance(kids[j], Element):
                     n += 1
                 j += 1
@@ -217,3 +213,7 @@ def _br_paragraphs(ctx: Context, div: Element) -> None:
         new_children.append(p)
     for p in new_children:
         div.append(p)
+
+
+def _br_or_space(node: Node) -> bool:
+    return isinstance(node, Element) and node.tag == "br" or isinstance(node, Text) and not node.data.strip()

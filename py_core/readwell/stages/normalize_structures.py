@@ -1,10 +1,10 @@
 """normalize_structures: code blocks, math, footnotes and figures get one stable form and protection.
 
-After ``select_root`` (it normalizes inside the root only) and before every removal stage, because the parts of these structures look
-like boilerplate to generic rules: line-number gutters are tiny link-free number columns, KaTeX's MathML copy
-is visually hidden, footnote lists are link-dense, figure captions are short. Normalized, they are marked
-protected (``Context.protect``: exempt from generic removal) and render as fenced code with a language,
-``$…$`` math, ``[^n]`` footnotes and captioned images.
+After ``select_root`` (it normalizes inside the root only) and before every removal stage, because the parts
+of these structures look like boilerplate to generic rules: line-number gutters are tiny link-free number
+columns, KaTeX's MathML copy is visually hidden, footnote lists are link-dense, figure captions are short.
+Normalized, they are marked protected (``Context.protect``: exempt from generic removal) and render as fenced
+code with a language, ``$…$`` math, ``[^n]`` footnotes and captioned images.
 """
 
 from __future__ import annotations
@@ -241,11 +241,11 @@ def normalize_footnotes(ctx: Context, root: Element) -> None:
             if lst is not None:
                 lst.attrs["data-footnotes"] = "1"
                 ctx.protect(lst, "footnotes")
-                holder = lst.parent
-                if holder is not None and tokens_of(
-                    holder.get("class") + " " + holder.id
-                ) & _FN_LIST_TOKENS | ({"doc-endnotes"} & {holder.get("role")}):
-                    ctx.protect(holder, "footnotes")
+                outer = lst.parent
+                if outer is not None and tokens_of(outer.get("class") + " " + outer.id) & _FN_LIST_TOKENS | (
+                    {"doc-endnotes"} & {outer.get("role")}
+                ):
+                    ctx.protect(outer, "footnotes")
     for a in [e for e in root.iter() if e.tag == "a"]:
         if a.parent is None:
             continue

@@ -1,9 +1,9 @@
 """remove_by_pattern: short blocks whose whole text is boilerplate ("Share this article", "Sign up for our
 newsletter…", "Read more:", "All rights reserved"), and bylines/dates repeated in the body.
 
-After ``remove_by_selector``, on what selectors left: a text pattern is the weakest evidence, so it only judges short blocks
-(``MAX_PATTERN_BLOCK``) and the pattern must cover the whole block; the same words inside a paragraph of
-prose never match.
+After ``remove_by_selector``, on what selectors left: a text pattern is the weakest evidence, so it only
+judges short blocks (``MAX_PATTERN_BLOCK``) and the pattern must cover the whole block; the same words inside
+a paragraph of prose never match.
 """
 
 from __future__ import annotations
@@ -60,7 +60,8 @@ _NAME_JOINERS = frozenset(
 
 
 def looks_like_names(s: str) -> bool:
-    """'A. Writer and B. Author, Staff Reporters' yes; 'noon the tap had run dry.' no: names are capitalized."""
+    """'A. Writer and B. Author, Staff Reporters' yes; 'noon the tap had run dry.' no: names are
+    capitalized."""
     words = [w.strip(",;:|") for w in s.split() if w.strip(",;:|")]
     if (
         not words

@@ -2,9 +2,9 @@
 (tracking pixels, icons).
 
 After ``resolve_deferred`` (a lazy image's 1×1 placeholder is gone by then), ``normalize_structures`` and
-``callouts`` (structures are protected; KaTeX's visually hidden MathML is already replaced). With layout from the live DOM, computed
-visibility and real sizes decide; without it, attributes and inline styles do. Collect first, then remove in
-one batch (so a removal never changes what the next check sees).
+``callouts`` (structures are protected; KaTeX's visually hidden MathML is already replaced). With layout from
+the live DOM, computed visibility and real sizes decide; without it, attributes and inline styles do. Collect
+first, then remove in one batch (so a removal never changes what the next check sees).
 """
 
 from __future__ import annotations

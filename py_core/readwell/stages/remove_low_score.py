@@ -1,9 +1,10 @@
 """remove_low_score: blocks inside the root whose shape says "not article": link lists, teaser grids, promo
 boxes, widgets with more images or inputs than text (Readability's conditional cleaning, with reasons).
 
-After ``remove_hidden_and_tiny_media``: hidden elements are gone (they would distort densities) and before selector and text-pattern rules
-(which are more specific, and whose look-alikes this stage must not have already removed). Protected
-regions and blocks holding a large share of the root's text are never removed here.
+After ``remove_hidden_and_tiny_media``: hidden elements are gone (they would distort densities) and before
+selector and text-pattern rules (which are more specific, and whose look-alikes this stage must not have
+already removed). Protected regions and blocks holding a large share of the root's text are never removed
+here.
 """
 
 from __future__ import annotations

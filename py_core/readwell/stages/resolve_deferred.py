@@ -1,9 +1,9 @@
 """resolve_deferred: lazy media and streamed content are put where a browser would show them.
 
-After ``flatten_shadow`` (lazy media and ``<noscript>`` inside a web component are only in the main tree
-once shadow roots are flattened), before hidden-element and tiny-media removal: a lazy image's placeholder is a 1×1 GIF (tiny media),
-a streamed segment waits in a ``hidden`` div (hidden element), a ``<noscript>`` fallback is all a reader
-without scripts sees. Left alone, those later stages would delete the real content.
+After ``flatten_shadow`` (lazy media and ``<noscript>`` inside a web component are only in the main tree once
+shadow roots are flattened), before hidden-element and tiny-media removal: a lazy image's placeholder is a 1×1
+GIF (tiny media), a streamed segment waits in a ``hidden`` div (hidden element), a ``<noscript>`` fallback is
+all a reader without scripts sees. Left alone, those later stages would delete the real content.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..context import STRUCTURE, Context
-from ..dom import Element, Text
+from ..dom import Element, Node, Text
 from ..parse import BOUNDARY_TAG, parse_html
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
@@ -120,7 +120,7 @@ def _previous_element(el: Element) -> Element | None:
         s = sibs[i]
         if isinstance(s, Element):
             return s
-        if s.data.strip():
+        if isinstance(s, Text) and s.data.strip():
             return None
         i -= 1
     return None
@@ -155,19 +155,18 @@ def _drop_fallback(ctx: Context, tpl: Element) -> None:
     if not (isinstance(prev, Element) and prev.tag == BOUNDARY_TAG and prev.get("data-mark") == "$?"):
         return
     end = next(
-        (
-            j
-            for j in range(i + 1, len(sibs))
-            if isinstance(sibs[j], Element)
-            and sibs[j].tag == BOUNDARY_TAG
-            and sibs[j].get("data-mark") == "/$"
-        ),
+        (j for j in range(i + 1, len(sibs)) if _is_mark(sibs[j], "/$")),
         None,
     )
     if end is None:
         return
     for node in sibs[i + 1 : end]:
-        if isinstance(node, Element) or node.data.strip():
+        if isinstance(node, Element) or isinstance(node, Text) and node.data.strip():
             ctx.remove(
                 node, STRUCTURE, "streaming-fallback", "fallback content replaced by its streamed segment"
             )
+
+
+def _is_mark(node: Node, mark: str) -> bool:
+    """A streaming-boundary marker element (``parse.BOUNDARY_TAG``) with this mark."""
+    return isinstance(node, Element) and node.tag == BOUNDARY_TAG and node.get("data-mark") == mark

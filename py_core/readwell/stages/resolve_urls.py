@@ -1,8 +1,10 @@
-"""resolve_urls: relative links, image sources and ``srcset`` entries become absolute, honouring ``<base href>``.
+"""resolve_urls: relative links, image sources and ``srcset`` entries become absolute, honouring ``<base
+href>``.
 
 After ``resolve_deferred`` (it creates media from lazy images and noscript fallbacks) and ``select_root``
-(only the root is resolved), before the sanitizer, which judges schemes on absolute URLs. ``<base href>`` is read from the original head (the element
-itself never reaches the output) and only an http(s) base is honoured.
+(only the root is resolved), before the sanitizer, which judges schemes on absolute URLs. ``<base href>`` is
+read from the original head (the element itself never reaches the output) and only an http(s) base is
+honoured.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """select_root: choose the element that holds the article, and drop everything outside it.
 
-After ``flatten_shadow`` and ``resolve_deferred``: shadow roots flattened and deferred content in place (both can hold the article text),
-and before any removal inside the root (those stages only look inside it). An explicit ``selector`` option
-bypasses scoring. Scoring follows Readability's paragraph-to-ancestor propagation with language-neutral
-measures (text units, clause marks of every script), plus two fixes for its known failures: siblings are
-joined only when they read as article text (a promotional box next to the article is not), and a page whose
-best candidate is tiny or mostly links has no article (not "the navigation").
+After ``flatten_shadow`` and ``resolve_deferred``: shadow roots flattened and deferred content in place (both
+can hold the article text), and before any removal inside the root (those stages only look inside it). An
+explicit ``selector`` option bypasses scoring. Scoring follows Readability's paragraph-to-ancestor propagation
+with language-neutral measures (text units, clause marks of every script), plus two fixes for its known
+failures: siblings are joined only when they read as article text (a promotional box next to the article is
+not), and a page whose best candidate is tiny or mostly links has no article (not "the navigation").
 """
 
 from __future__ import annotations
@@ -55,8 +55,8 @@ AFTER: tuple[str, ...] = ("flatten_shadow", "resolve_deferred")
 PARAGRAPH_TAGS = frozenset({"p", "pre", "td", "blockquote", "dd", "li", "figcaption"})
 DIV_LIKE = frozenset({"div", "section", "article", "main", "span", "font", "center"})
 BLOCKISH = frozenset(
-    "address article aside blockquote dl div figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre "
-    "section table ul".split()
+    "address article aside blockquote dl div figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p "
+    "pre section table ul".split()
 )
 
 
@@ -135,7 +135,7 @@ def score_candidates(body: Element) -> Scoring:
         prose[el.nid] = prose.get(el.nid, 0.0) + value
         for anc in el.ancestors():
             prose[anc.nid] = prose.get(anc.nid, 0.0) + value
-        content = 1 + st.marks + min(st.units // LENGTH_BONUS_UNITS, LENGTH_BONUS_MAX)
+        content: float = 1 + st.marks + min(st.units // LENGTH_BONUS_UNITS, LENGTH_BONUS_MAX)
         content *= 1 - LINK_PENALTY * st.link_density
         level = 0
         # A block mixing a run of text with other blocks holds its paragraph itself (Readability would wrap
