@@ -97,7 +97,7 @@ def limit_markup(data: str | bytes) -> str | bytes:
     depth = 0
     dropped: dict[str, int] = {}
     changed = False
-    for m in tag_re.finditer(data):  # type: ignore[arg-type]
+    for m in tag_re.finditer(data):
         name = m.group(2).decode("ascii", "replace").lower() if is_bytes else m.group(2).lower()
         closing = bool(m.group(1))
         attrs = m.group(3)

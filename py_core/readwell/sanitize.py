@@ -22,14 +22,14 @@ from .urls import is_safe_url, split_srcset
 
 ALLOWED_TAGS = frozenset(
     """a abbr b bdi bdo blockquote br caption cite code col colgroup dd del details dfn div dl dt em
-    figcaption figure h1 h2 h3 h4 h5 h6 hr i img ins kbd li mark ol p picture pre q s samp small source span strong sub
-    summary sup table tbody td tfoot th thead time tr u ul var wbr""".split()
+    figcaption figure h1 h2 h3 h4 h5 h6 hr i img ins kbd li mark ol p picture pre q s samp small source
+    span strong sub summary sup table tbody td tfoot th thead time tr u ul var wbr""".split()
 )
 # Removed with everything inside: executable, resource-loading, interactive or never-rendered content.
 DROP_TAGS = frozenset(
     """script style iframe object embed base meta form link frame frameset noscript template applet input
-    button select textarea option optgroup svg math canvas dialog head title noembed noframes xmp plaintext param
-    portal fencedframe audio video track map area""".split()
+    button select textarea option optgroup svg math canvas dialog head title noembed noframes xmp plaintext
+    param portal fencedframe audio video track map area""".split()
 )
 GLOBAL_ATTRS = frozenset(
     {
