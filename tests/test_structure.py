@@ -88,9 +88,15 @@ FORGED = (
 def _documents() -> dict[str, Any]:
     """The forged page through every parse path (the lxml/bs4 adapters re-parse; the snapshot does not)."""
     from readwell import adapters
-    from readwell.parse import parse_html
+    from readwell.parse import fast_parser, parse_html
 
-    docs: dict[str, Any] = {"str": parse_html(FORGED), "bytes": parse_html(FORGED.encode())}
+    docs: dict[str, Any] = {
+        "str": parse_html(FORGED, parser="html5lib"),
+        "bytes": parse_html(FORGED.encode(), parser="html5lib"),
+    }
+    if fast_parser() is not None:
+        docs["fast-str"] = parse_html(FORGED, parser="fast")
+        docs["fast-bytes"] = parse_html(FORGED.encode(), parser="fast")
     snap = {
         "t": "html",
         "id": 1,
@@ -120,7 +126,7 @@ def _documents() -> dict[str, Any]:
     return docs
 
 
-@pytest.mark.parametrize("path", ["str", "bytes", "snapshot", "lxml", "bs4"])
+@pytest.mark.parametrize("path", ["str", "bytes", "fast-str", "fast-bytes", "snapshot", "lxml", "bs4"])
 def test_no_internal_attribute_survives_parsing(path: str) -> None:
     docs = _documents()
     if path not in docs:

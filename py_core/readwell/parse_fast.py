@@ -26,7 +26,18 @@ from html5lib._inputstream import ContentAttrParser, EncodingBytes, HTMLBinaryIn
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from . import parse as _parse
-from .dom import CAP_BLOCKS, HTML_NS, MATH_NS, MAX_DEPTH, SVG_NS, Document, Element, Text, number_nodes
+from .dom import (
+    CAP_BLOCKS,
+    HTML_NS,
+    MATH_NS,
+    MAX_DEPTH,
+    SVG_NS,
+    Document,
+    Element,
+    Text,
+    drop_internal_attrs,
+    number_nodes,
+)
 
 # What namespace the children of an element get by default (the HTML standard's integration points).
 _KIDS_HTML = 0  # HTML element, or an SVG/MathML HTML integration point
@@ -112,7 +123,7 @@ def _attrs(node: LexborNode, ns: str) -> dict[str, str]:
     out: dict[str, str] = {k: ("" if v is None else v) for k, v in attrs.items()}
     if ns != HTML_NS and "xmlns" in out:
         out = {("xmlns:xmlns" if k == "xmlns" else k): v for k, v in out.items()}
-    return out
+    return drop_internal_attrs(out)
 
 
 def _element_ns(node: LexborNode, tag: str, mode: int) -> str:
