@@ -18,8 +18,9 @@ from . import adapters, metadata
 from .context import Context, LogEntry, PageMeta
 from .dom import Document, Element, css_path
 from .errors import InputError
+from .fetch import fetch
 from .options import OPTION_NAMES, Options
-from .parse import fetch, parse_html, read_file
+from .parse import parse_html, read_file
 from .pipeline import STAGE_NAMES, run_stages, stage_names
 from .readerable import Readerable, readerable_of
 from .render_html import serialize
@@ -148,9 +149,11 @@ def extract(source: Any, url: str | None = None, **options: Any) -> Result:
     return result
 
 
-def extract_url(url: str, **options: Any) -> Result:
-    """Fetch ``url`` (standard library, timeout and size cap) and extract it."""
-    body, encoding, final = fetch(url)
+def extract_url(url: str, *, allow_private: bool = True, **options: Any) -> Result:
+    """Fetch ``url`` (readwell.fetch: redirects, size and time capped) and extract it. Private and loopback
+    addresses are allowed by default (the caller chose the URL); pass ``allow_private=False`` for URLs that
+    come from someone else (a server)."""
+    body, encoding, final = fetch(url, allow_private=allow_private)
     opts = make_options(final, options)
     return extract_document(parse_html(body, encoding), opts)
 
@@ -160,9 +163,9 @@ async def aextract(source: Any, url: str | None = None, **options: Any) -> Resul
     return await asyncio.to_thread(extract, source, url, **options)
 
 
-async def aextract_url(url: str, **options: Any) -> Result:
+async def aextract_url(url: str, *, allow_private: bool = True, **options: Any) -> Result:
     """``extract_url`` for servers: the fetch and the extraction run in worker threads."""
-    body, encoding, final = await asyncio.to_thread(fetch, url)
+    body, encoding, final = await asyncio.to_thread(fetch, url, allow_private=allow_private)
     opts = make_options(final, options)
     return await asyncio.to_thread(
         extract_document, await asyncio.to_thread(parse_html, body, encoding), opts

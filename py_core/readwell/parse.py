@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-import urllib.error
-import urllib.request
 from typing import Any
 
 import html5lib
@@ -47,10 +45,6 @@ ATTR_NS = {
 # streamed segment replaces, so they are kept as marker elements (the live-DOM adapter emits the same).
 BOUNDARY_MARKS = frozenset({"$?", "/$", "$", "$!"})
 BOUNDARY_TAG = "rw-boundary"
-
-MAX_FETCH_BYTES = 25 * 1024 * 1024
-FETCH_TIMEOUT = 20.0
-USER_AGENT = "Readwell/0.1 (+https://example.org/readwell)"
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _CHARSET_RE = re.compile(r"charset\s*=\s*[\"']?([\w.:-]+)", re.I)
@@ -272,30 +266,6 @@ def sniff_declared_encoding(content_type: str | None) -> str | None:
         return None
     m = _CHARSET_RE.search(content_type)
     return m.group(1) if m else None
-
-
-def fetch(
-    url: str, timeout: float = FETCH_TIMEOUT, max_bytes: int = MAX_FETCH_BYTES
-) -> tuple[bytes, str | None, str]:
-    """Fetch a URL (only when the user asked for it): returns (body, declared encoding, final URL)."""
-    if not re.match(r"^https?://", url, re.I):
-        raise InputError(f"only http(s) URLs can be fetched: {url!r}")
-    req = urllib.request.Request(url, headers={"User-Agent": USER_AGENT, "Accept": "text/html,*/*;q=0.5"})
-    try:
-        with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 (scheme checked above)
-            body = resp.read(max_bytes + 1)
-            if len(body) > max_bytes:
-                raise InputError(f"page larger than {max_bytes} bytes: {url}")
-            return body, sniff_declared_encoding(resp.headers.get("Content-Type")), resp.geturl()
-    except InputError:
-        raise
-    except (
-        urllib.error.URLError,
-        OSError,
-        ValueError,
-        RuntimeError,
-    ) as exc:  # RuntimeError: Pyodide has no sockets
-        raise InputError(f"cannot fetch {url}: {getattr(exc, 'reason', exc)}") from None
 
 
 def read_file(path: str | os.PathLike[str]) -> bytes:
