@@ -4,7 +4,7 @@ EXAMPLE ?= fixtures/core--news-article-basic.html
 EXAMPLE_URL ?= https://example.org/news/river-health
 
 .PHONY: setup example build test check lint bench bench-blame bench-speed bench-scaling bench-parity bench-engine \
-	bench-extension fixtures clean
+	bench-extension bench-serve fixtures clean
 
 setup:            ## install everything (Debian chromium, pip -e .[test], npm ci); idempotent
 	bash build_scripts/setup.sh
@@ -51,6 +51,9 @@ bench-parity:     ## share of development-corpus pages with identical text from 
 
 bench-engine:     ## cold start, warm extraction and memory of the engine in Node
 	node build_scripts/bench_engine.mjs
+
+bench-serve:      ## load test of `readwell serve -j 2` on 127.0.0.1: 10,000 requests, req/s, p50/p99, errors, RSS
+	$(PYTHON) build_scripts/bench_serve.py --requests 10000 --jobs 2
 
 fixtures:         ## regenerate the expected .json/.md beside each fixture (review the diff!)
 	$(PYTHON) tests/update_fixtures.py

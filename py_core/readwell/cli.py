@@ -1,4 +1,4 @@
-"""The ``readwell`` command: extract, stages, why-missing.
+"""The ``readwell`` command: extract, stages, why-missing, serve.
 
 A contract other tools rely on: exit 0 when an article is found, 3 when not (JSON still printed with
 ``found: false``), 2 for bad usage or unreadable input with one line on stderr and no traceback.
@@ -46,6 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--selector")
     w.add_argument("--disable", action="append", default=[], metavar="STAGE")
     w.add_argument("--json", action="store_true", help="machine-readable answer")
+    s = sub.add_parser("serve", help="HTTP JSON API (needs the serve extra)")
+    from .serve import add_arguments  # no web framework is imported until `serve` runs
+
+    add_arguments(s)
     return p
 
 
@@ -105,6 +109,10 @@ def main(argv: list[str] | None = None) -> int:
             return EXIT_FOUND
         if a.command == "extract":
             return cmd_extract(a)
+        if a.command == "serve":
+            from . import serve
+
+            return serve.main(a)
         return cmd_why_missing(a)
     except InputError as exc:
         sys.stderr.write(f"readwell: {exc}\n")

@@ -67,6 +67,11 @@ class FetchRefused(InputError):
     """The URL, or an address its host resolves to, is one a server must not fetch (see module doc)."""
 
 
+class FetchFailed(InputError):
+    """The URL was fine but the fetch failed: name resolution, connection, HTTP status, size, time.
+    A server answers 502 for these, 4xx for the other InputErrors (the client's URL is at fault)."""
+
+
 @dataclass(frozen=True)
 class Target:
     """One hop's parsed URL: what to resolve, what to send, and what to verify TLS against."""
@@ -199,11 +204,11 @@ def resolve(target: Target, allow_private: bool, resolver: Resolver) -> list[IPA
             names = resolver(target.host, target.port)
             addresses = list(dict.fromkeys(ipaddress.ip_address(n.split("%")[0]) for n in names))
         except (OSError, UnicodeError, ValueError) as exc:
-            raise InputError(
+            raise FetchFailed(
                 f"cannot resolve {target.host}: {getattr(exc, 'strerror', None) or exc}"
             ) from None
         if not addresses:
-            raise InputError(f"cannot resolve {target.host}: no address")
+            raise FetchFailed(f"cannot resolve {target.host}: no address")
     if not allow_private:
         for ip in addresses:
             why = refusal(ip)
@@ -263,8 +268,8 @@ class _Deadline:
             raise self.error()
         return left
 
-    def error(self) -> InputError:
-        return InputError(f"cannot fetch {self.url}: no complete answer within {self.seconds:g} s")
+    def error(self) -> FetchFailed:
+        return FetchFailed(f"cannot fetch {self.url}: no complete answer within {self.seconds:g} s")
 
     def watch(self, sock: socket.socket) -> threading.Timer:
         def fire() -> None:
@@ -296,7 +301,7 @@ def _connect(target: Target, addresses: list[IPAddress], deadline: _Deadline) ->
         except OSError as exc:
             conn.close()
             last = exc
-    raise InputError(f"cannot fetch {target.url}: {last}")
+    raise FetchFailed(f"cannot fetch {target.url}: {last}")
 
 
 def _read_body(
@@ -304,7 +309,7 @@ def _read_body(
 ) -> bytes:
     length = resp.getheader("Content-Length")
     if length and length.strip().isdigit() and int(length) > max_bytes:
-        raise InputError(f"page larger than {max_bytes} bytes: {deadline.url}")
+        raise FetchFailed(f"page larger than {max_bytes} bytes: {deadline.url}")
     chunks: list[bytes] = []
     size = 0
     while True:
@@ -316,7 +321,7 @@ def _read_body(
             return b"".join(chunks)
         size += len(chunk)
         if size > max_bytes:
-            raise InputError(f"page larger than {max_bytes} bytes: {deadline.url}")
+            raise FetchFailed(f"page larger than {max_bytes} bytes: {deadline.url}")
         chunks.append(chunk)
 
 
@@ -342,12 +347,12 @@ def _get(
         if resp.status in REDIRECT_CODES:
             return resp.status, resp.getheader("Location"), None, b""
         if not 200 <= resp.status < 300:
-            raise InputError(f"cannot fetch {target.url}: HTTP {resp.status} {resp.reason}".rstrip())
+            raise FetchFailed(f"cannot fetch {target.url}: HTTP {resp.status} {resp.reason}".rstrip())
         return resp.status, None, resp.getheader("Content-Type"), _read_body(resp, sock, max_bytes, deadline)
     except (OSError, http.client.HTTPException) as exc:
         if deadline.expired or isinstance(exc, TimeoutError):
             raise deadline.error() from None
-        raise InputError(f"cannot fetch {target.url}: {exc or type(exc).__name__}") from None
+        raise FetchFailed(f"cannot fetch {target.url}: {exc or type(exc).__name__}") from None
     finally:
         timer.cancel()
         conn.close()
@@ -372,8 +377,8 @@ def fetch(
         deadline.left()
         _status, location, ctype, body = _get(target, addresses, max_bytes, deadline)
         if location is None and _status in REDIRECT_CODES:
-            raise InputError(f"cannot fetch {current}: redirect without a Location")
+            raise FetchFailed(f"cannot fetch {current}: redirect without a Location")
         if location is None:
             return body, sniff_declared_encoding(ctype), current
         current = urljoin(current, location.strip())
-    raise InputError(f"cannot fetch {url}: more than {max_redirects} redirects")
+    raise FetchFailed(f"cannot fetch {url}: more than {max_redirects} redirects")
