@@ -1,9 +1,9 @@
 """Lay out a local package index for ``micropip.install("readwell")`` in a stock Pyodide (no internet).
 
-Input: a built engine (``build/engine/wheels``: the readwell wheel built from this checkout and the PyPI wheels
-of html5lib, bleach, six and webencodings that ``build_engine.mjs`` downloaded with pinned sha256), and the
-micropip wheel pinned in ``micropip.lock.json`` (downloaded here once, into ``build/cache/wheels``, by pip with
-``--require-hashes``). Output (``--out``, default ``build/micropip-index``)::
+Input: a built engine (``build/engine/wheels``: the readwell wheel built from this checkout and the PyPI
+wheels of html5lib, bleach, six and webencodings that ``build_engine.mjs`` downloaded with pinned sha256),
+and the micropip wheel pinned in ``micropip.lock.json`` (downloaded here once, into ``build/cache/wheels``, by
+pip with ``--require-hashes``). Output (``--out``, default ``build/micropip-index``)::
 
     simple/index.html, simple/<name>/index.html   PEP 503 pages, each link with its #sha256= fragment
     wheels/*.whl                                   the files the pages link to

@@ -1,6 +1,7 @@
-"""``readwell serve`` through real HTTP on 127.0.0.1: the CLI's JSON byte for byte, each limit's status, errors
-as JSON, the bearer token, the access log and a graceful shutdown. Timing is never asserted: the deadline test
-uses a page that takes far longer than the 2 s deadline (tens of seconds), and timeouts are hang guards."""
+"""``readwell serve`` through real HTTP on 127.0.0.1: the CLI's JSON byte for byte, each limit's status,
+errors as JSON, the bearer token, the access log and a graceful shutdown. Timing is never asserted: the
+deadline test uses a page that takes far longer than the 2 s deadline (tens of seconds), and timeouts are hang
+guards."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Malformed requests against a real ``readwell serve`` (fixed seed, bounded count): bad JSON, wrong types,
-broken HTTP, huge headers, slow bodies. Every answer is a 4xx (or a 200 when a mutation happens to stay valid),
-never a 5xx, the server never prints a traceback, and it still answers /healthz at the end."""
+broken HTTP, huge headers, slow bodies. Every answer is a 4xx (or a 200 when a mutation happens to stay
+valid), never a 5xx, the server never prints a traceback, and it still answers /healthz at the end."""
 
 from __future__ import annotations
 

@@ -10,14 +10,15 @@ Routes (JSON in, the CLI's JSON out, byte for byte):
 
 Limits, each with its status: body size (413), body not received in time (408), a deadline per request that
 covers queueing, fetching and extracting (504), bounded concurrency: ``-j`` workers plus a queue, then 503
-with Retry-After. Bad JSON or wrong types: 400; options or URLs the extractor refuses: 422; a fetch that fails
-upstream: 502. Fetched URLs go through :mod:`readwell.fetch` with private addresses refused unless
-``--allow-private``. Optional bearer token (``READWELL_TOKEN`` or ``--token-file``; not a flag, so it is not in
-``ps``). Access log: one JSON object per line. SIGTERM/SIGINT: stop accepting, finish in-flight requests,
+with Retry-After. Bad JSON or wrong types: 400; options or URLs the extractor refuses: 422; a fetch that
+fails upstream: 502. Fetched URLs go through :mod:`readwell.fetch` with private addresses refused unless
+``--allow-private``. Optional bearer token (``READWELL_TOKEN`` or ``--token-file``; not a flag, so it is not
+in ``ps``). Access log: one JSON object per line. SIGTERM/SIGINT: stop accepting, finish in-flight requests,
 stop the workers.
 
-Stack: Starlette + uvicorn (h11), both pure Python with three small dependencies (anyio, h11, click); aiohttp
-would bring five compiled extensions (multidict, yarl, frozenlist, propcache, aiohttp itself) for the same job.
+Stack: Starlette + uvicorn (h11), both pure Python with three small dependencies (anyio, h11, click);
+aiohttp would bring five compiled extensions (multidict, yarl, frozenlist, propcache, aiohttp itself) for the
+same job.
 """
 
 from __future__ import annotations
@@ -412,7 +413,8 @@ def run(config: ServeConfig) -> None:
     )
     shown = f"[{config.host}]" if family == socket.AF_INET6 else config.host
     sys.stderr.write(
-        f"readwell serve: listening on http://{shown}:{port} ({config.jobs} workers, {config.capacity} requests admitted at once)\n"
+        f"readwell serve: listening on http://{shown}:{port} "
+        f"({config.jobs} workers, {config.capacity} requests admitted at once)\n"
     )
     sys.stderr.flush()
     uvicorn.Server(uv).run(sockets=[sock])

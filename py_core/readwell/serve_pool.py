@@ -1,9 +1,10 @@
 """Worker processes for ``readwell serve``: extraction off the event loop, with a hard per-request deadline.
 
-Why processes: extraction is CPU-bound pure Python, so threads would share one core through the GIL; ``-j N``
-processes use N cores. Why not ``ProcessPoolExecutor``: a task that passes its deadline cannot be stopped there,
-and it would hold its worker until it finished. Here each worker is one process behind a pipe; a request that
-passes its deadline gets its worker killed and replaced, so a hostile page costs at most one deadline of CPU.
+Why processes: extraction is CPU-bound pure Python, so threads would share one core through the GIL;
+``-j N`` processes use N cores. Why not ``ProcessPoolExecutor``: a task that passes its deadline cannot be
+stopped there, and it would hold its worker until it finished. Here each worker is one process behind a pipe;
+a request that passes its deadline gets its worker killed and replaced, so a hostile page costs at most one
+deadline of CPU.
 
 The core's cooperative ``deadline_ms`` option (being added by another branch) makes the kill a backstop rather
 than the rule: set ``CORE_DEADLINE = True`` when it lands, and the worker passes what is left of the deadline.
@@ -48,7 +49,7 @@ class DeadlinePassed(Exception):
 
 
 def run_job(job: Job) -> tuple[int, bytes]:
-    """(HTTP status, JSON bytes): the CLI's JSON for a result, or ``{"error", "status"}``. Runs in a worker."""
+    """(HTTP status, JSON bytes): the CLI's JSON for a result, or ``{"error", "status"}``. In a worker."""
     started = time.monotonic()
     try:
         options = dict(job.options)
