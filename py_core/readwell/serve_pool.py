@@ -29,7 +29,10 @@ from .extract import extract_document, make_options
 from .fetch import FETCH_TIMEOUT, FetchFailed, FetchRefused, fetch
 from .parse import parse_html
 
-CORE_DEADLINE = False  # True once readwell's deadline_ms option exists: the one line to switch
+# True once readwell's deadline_ms option exists (batch branch): the one line to switch. The worker then
+# passes what is left of the request's deadline and answers 504 from the core's Result.timeout; the kill
+# stays as the backstop.
+CORE_DEADLINE = False
 
 
 @dataclass
@@ -64,6 +67,11 @@ def run_job(job: Job) -> tuple[int, bytes]:
         if CORE_DEADLINE:
             options["deadline_ms"] = max(int((job.seconds - (time.monotonic() - started)) * 1000), 1)
         result = extract_document(doc, make_options(url, options))
+        stopped = getattr(
+            result, "timeout", None
+        )  # the core's deadline_ms passed (Result.timeout, once landed)
+        if stopped:
+            return error_json(504, f"no answer within the deadline (stopped in {stopped.get('stage')})")
         return 200, render(result.to_dict(), "json").encode()  # strict UTF-8: a lone surrogate is a bug (500)
     except FetchRefused as exc:
         return error_json(422, str(exc))
