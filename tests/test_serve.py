@@ -17,6 +17,7 @@ from urllib.parse import quote
 import localserver
 import pytest
 import readwell
+from readwell import serve_pool
 from readwell.cli import render
 from servelib import Served, descendants, serve
 
@@ -220,9 +221,10 @@ def test_deadline_504_queue_503_and_recovery(tight: Served) -> None:
     assert (status, headers.get("retry-after")) == (503, "1") and json.loads(raw)["status"] == 503
     thread.join(timeout=120)
     status, _, raw = results["slow"]
-    assert status == 504 and "2 s deadline" in json.loads(raw)["error"]
+    assert status == 504 and "deadline" in json.loads(raw)["error"]
     health = tight.json("GET", "/healthz")[1]
-    assert health["workers_replaced"] == 1  # the worker was killed and replaced
+    if not serve_pool.CORE_DEADLINE:  # with the core's deadline_ms the page may stop by itself instead
+        assert health["workers_replaced"] == 1  # the worker was killed and replaced
     html = (FIXTURES / PAGES[0]).read_bytes()
     status, _, body = tight.request("POST", f"/extract?url={quote(BASE)}", html)
     assert (status, body) == (200, cli_json(html, BASE))  # the replacement serves

@@ -33,6 +33,7 @@ from .parse import parse_html
 # passes what is left of the request's deadline and answers 504 from the core's Result.timeout; the kill
 # stays as the backstop.
 CORE_DEADLINE = False
+KILL_GRACE = 1.0  # seconds the core gets past the deadline to stop by itself before its worker is killed
 
 
 @dataclass
@@ -163,9 +164,8 @@ class WorkerPool:
         loop = asyncio.get_running_loop()
         try:
             job.seconds = _left(deadline)
-            result = await asyncio.wait_for(
-                loop.run_in_executor(self.threads, worker.roundtrip, job), job.seconds
-            )
+            hard = job.seconds + (KILL_GRACE if CORE_DEADLINE else 0.0)
+            result = await asyncio.wait_for(loop.run_in_executor(self.threads, worker.roundtrip, job), hard)
         except DeadlinePassed:  # passed before the job was sent: the worker is clean
             raise
         except TimeoutError:
