@@ -116,7 +116,7 @@ def check_options(options: Any) -> dict[str, Any]:
             raise HTTPError(400, f'option "{name}" must be a list of strings')
     try:
         make_options(None, options)
-    except InputError as exc:
+    except (InputError, TypeError, ValueError) as exc:  # InputError is a ValueError; the rest: future options
         raise HTTPError(422, str(exc)) from None
     return options
 
