@@ -19,6 +19,7 @@ VALID = {
 }
 TYPE_SWAPS = [None, 0, -1, 1.5, True, "", "x", [], ["x"], {}, {"a": 1}, "\ud800", "a" * 5000]
 OPTION_NAMES = ["selector", "disable", "debug", "front_matter", "min_article_chars", "char_threshold", "nope"]
+# (char_threshold is no longer an option: it checks the unknown-option path like "nope")
 
 
 @pytest.fixture(scope="module")

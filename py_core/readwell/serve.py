@@ -34,12 +34,13 @@ import socket
 import sys
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import IO, TYPE_CHECKING, Any
 
 from .errors import InputError
 from .extract import make_options
+from .options import OPTION_NAMES, Options
 from .parse import sniff_declared_encoding
 from .pipeline import STAGES
 from .serve_pool import DeadlinePassed, Job, WorkerPool
@@ -57,14 +58,18 @@ MAX_TARGET_BYTES = 8 * 1024  # path and query string (414); a URL to fetch fits 
 MAX_CONNECTIONS = 256  # open connections (uvicorn answers 503 beyond): idle and slow clients are bounded too
 KEEPALIVE_SECONDS = 5
 
-# Option name → accepted JSON types; query parameters are converted to the first type.
+# Option name → accepted JSON types, read from readwell.options (the one source of option names and types);
+# query parameters are converted to the first type. A type not listed here is left to the core's coercion.
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "str | None": (str,),
+    "tuple[str, ...]": (list, str),
+    "bool": (bool,),
+    "int": (int,),
+}
 OPTION_TYPES: dict[str, tuple[type, ...]] = {
-    "selector": (str,),
-    "disable": (list, str),
-    "debug": (bool,),
-    "front_matter": (bool,),
-    "min_article_chars": (int,),
-    "char_threshold": (int,),
+    f.name: _JSON_TYPES[str(f.type)]
+    for f in fields(Options)
+    if f.name in OPTION_NAMES and str(f.type) in _JSON_TYPES
 }
 JSON_KEYS = frozenset({"html", "url", "options"})
 _SURROGATE = re.compile("[\ud800-\udfff]")
