@@ -1,4 +1,4 @@
-"""The ``readwell`` command: extract, stages, why-missing.
+"""The ``readwell`` command: extract, stages, why-missing, render.
 
 A contract other tools rely on: exit 0 when an article is found, 3 when not (JSON still printed with
 ``found: false``), 2 for bad usage or unreadable input with one line on stderr and no traceback.
@@ -18,6 +18,7 @@ from .extract import extract_document, make_options
 from .options import cli_fields
 from .parse import fetch, parse_html, read_file
 from .pipeline import STAGE_NAMES
+from .render import cli as render_cli
 
 EXIT_FOUND, EXIT_ERROR, EXIT_USAGE, EXIT_NOT_FOUND = 0, 1, 2, 3
 
@@ -37,6 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
     for f in cli_fields():  # one flag per option (readwell.options is the single source)
         e.add_argument("--" + f.name.replace("_", "-"), help=f.metadata["help"], **f.metadata["cli"])
     e.add_argument("-o", "--output", help="write to FILE instead of stdout")
+    e.add_argument("--render", action="store_true", help="load SOURCE in headless Chromium first")
+    render_cli.add_render_options(e)
     sub.add_parser("stages", help="list the pipeline stages in order")
     w = sub.add_parser("why-missing", help="name the first stage and rule that removed a piece of text")
     w.add_argument("source", help="path, http(s) URL, or - for stdin")
@@ -45,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--selector")
     w.add_argument("--disable", action="append", default=[], metavar="STAGE")
     w.add_argument("--json", action="store_true", help="machine-readable answer")
+    render_cli.add_render_command(sub)
     return p
 
 
@@ -68,7 +72,10 @@ def render(result_dict: dict[str, Any], fmt: str) -> str:
 
 
 def cmd_extract(a: argparse.Namespace) -> int:
-    opts = make_options(a.url, {f.name: getattr(a, f.name) for f in cli_fields()})
+    xopts = {f.name: getattr(a, f.name) for f in cli_fields()}
+    if a.render:
+        return render_cli.cmd_extract_render(a, render, xopts)
+    opts = make_options(a.url, xopts)
     doc, url = load_source(a.source, a.url)
     opts = replace(opts, url=url)
     result = extract_document(doc, opts)
@@ -104,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
             return EXIT_FOUND
         if a.command == "extract":
             return cmd_extract(a)
+        if a.command == "render":
+            return render_cli.cmd_render(a)
         return cmd_why_missing(a)
     except InputError as exc:
         sys.stderr.write(f"readwell: {exc}\n")
