@@ -115,7 +115,7 @@ class BrowserPool:
 
     async def _launch(self) -> None:
         self._browser = await self._pw.chromium.launch(
-            executable_path=self.opts.chromium, headless=True, args=list(BROWSER_ARGS)
+            executable_path=self.opts.chromium, headless=True, args=[*BROWSER_ARGS, *self.opts.browser_args]
         )
         self._since_launch = 0
         self.stats.launches += 1

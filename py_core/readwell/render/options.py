@@ -35,6 +35,9 @@ class RenderOptions:
     # a request open longer than this no longer blocks settling: long polling, beacons and hanging trackers
     # would otherwise turn every page that uses them into a timeout
     stale_request_ms: int = 5_000
+    # one-shot timers due this soon when the page first looks quiet are waited for once (shells that build the
+    # article in a setTimeout); later timers and polling loops are not chased
+    timer_horizon_ms: int = 3_000
     # -- lazy content
     scroll: bool = True
     max_scroll_steps: int = 40  # one step = one viewport height; caps infinite lists
@@ -51,6 +54,7 @@ class RenderOptions:
     max_browser_rss_mb: int = 1_500  # relaunch earlier when the browser's processes grow past this
     chromium: str = field(default_factory=lambda: os.environ.get("READWELL_CHROMIUM", CHROMIUM))
     user_agent: str | None = None  # None: Chromium's own
+    browser_args: tuple[str, ...] = ()  # extra Chromium switches (tests confine it to 127.0.0.1 this way)
 
     def validate(self) -> RenderOptions:
         """Clear errors for values that would hang or make no sense."""

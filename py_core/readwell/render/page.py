@@ -28,6 +28,34 @@ OBSERVE_JS = """(() => {
     { subtree: true, childList: true, attributes: true, characterData: true });
   return true;
 })()"""
+# Main world, before the page's scripts: one-shot timers and when they are due. A shell page that builds its
+# article in setTimeout(..., 800) is quiet (no mutation, no request) until the timer fires; timers due soon
+# when the page first looks quiet get one chance to fire. The page can see the wrapper; it only changes how
+# long we wait, never what we read.
+TIMERS_JS = """(() => {
+  if (window.__rwTimerWait) return;
+  const due = new Map();
+  const st = window.setTimeout, ct = window.clearTimeout;
+  window.setTimeout = function setTimeout(fn, ms, ...rest) {
+    let id = 0;
+    const f = typeof fn !== 'function' ? fn
+      : function () { due.delete(id); return fn.apply(this, arguments); };
+    id = st.call(window, f, ms, ...rest);
+    if (typeof fn === 'function') due.set(id, performance.now() + Math.max(0, Number(ms) || 0));
+    return id;
+  };
+  window.clearTimeout = function clearTimeout(id) { due.delete(id); return ct.call(window, id); };
+  Object.defineProperty(window, '__rwTimerWait', { value: (horizon) => {
+    const t = performance.now();
+    let wait = 0;
+    for (const [id, at] of due) {
+      if (at < t - 1000) { due.delete(id); continue; } // never fired (throttled, page gone): forget it
+      if (at - t <= horizon) wait = Math.max(wait, at - t);
+    }
+    return wait;
+  } });
+})();"""
+TIMER_WAIT_JS = "(h) => (window.__rwTimerWait ? window.__rwTimerWait(h) : 0)"
 SINCE_MUTATION_JS = "performance.now() - globalThis.__rwSettle.last"
 SCROLL_JS = """(() => {
   const el = document.scrollingElement || document.documentElement;
@@ -156,18 +184,34 @@ class Settler:
         return self.deadline - time.monotonic()
 
     async def quiet(self, limit_s: float | None = None) -> bool:
-        """True once DOM and network were quiet for ``settle_ms``; False at the deadline or ``limit_s``."""
+        """True once DOM and network were quiet for ``settle_ms`` and the timers due within
+        ``timer_horizon_ms`` at the first quiet moment have fired; False at the deadline or ``limit_s``."""
         end = self.deadline if limit_s is None else min(self.deadline, time.monotonic() + limit_s)
         want = self.opts.settle_ms
+        timers_checked = False
         while True:
             dom = float(await self.world.eval(SINCE_MUTATION_JS))
             quiet = min(dom, self.requests.quiet_ms())
-            if quiet >= want:
+            if quiet >= want and timers_checked:
                 return True
+            if quiet >= want:
+                timers_checked = True
+                wait_ms = await self._timers_due()
+                if wait_ms <= 0:
+                    return True
+                # let them fire (plus a moment to run), then ask for a quiet window again
+                await asyncio.sleep(min(max(0.0, end - time.monotonic()), wait_ms / 1000 + 0.03))
+                continue
             left = end - time.monotonic()
             if left <= 0:
                 return False
             await asyncio.sleep(min(left, max(0.03, (want - quiet) / 1000)))
+
+    async def _timers_due(self) -> float:
+        try:
+            return float(await self.world.page.evaluate(TIMER_WAIT_JS, self.opts.timer_horizon_ms) or 0)
+        except Exception:  # navigated meanwhile, or the page broke its own globals: nothing to wait for
+            return 0.0
 
     async def scroll(self) -> dict[str, Any]:
         """Scroll a viewport at a time until the height stops growing twice at the bottom, or a cap.

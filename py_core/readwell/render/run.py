@@ -16,7 +16,7 @@ from typing import Any
 from ..extract import Result, extract, make_options
 from .browser import BrowserPool, Refusals
 from .options import RenderOptions
-from .page import Requests, Settler, World
+from .page import TIMERS_JS, Requests, Settler, World
 
 # Labels of controls that reveal more of the same article (lower-cased substring match in JS). Only inside
 # the chosen root, only buttons, summaries and links that do not navigate elsewhere, each clicked once.
@@ -90,19 +90,26 @@ class RenderResult:
 
 
 async def render_page(
-    pool: BrowserPool, url: str, extract_options: dict[str, Any] | None = None
+    pool: BrowserPool,
+    url: str,
+    extract_options: dict[str, Any] | None = None,
+    page_options: RenderOptions | None = None,
 ) -> RenderResult:
-    """Render ``url`` in a fresh context and extract it; never raises for page problems."""
-    opts = pool.opts
+    """Render ``url`` in a fresh context and extract it; never raises for page problems.
+
+    ``page_options`` overrides the pool's settings for this page (its browser fields are ignored)."""
+    opts = page_options.validate() if page_options is not None else pool.opts
     xopts = dict(extract_options or {})
-    t0 = time.monotonic()
-    deadline = t0 + opts.timeout_ms / 1000
     async with pool.page() as (page, refusals):
+        t0 = time.monotonic()  # the page's own time starts when it has a browser context, not in the queue
+        deadline = t0 + opts.timeout_ms / 1000
         world = World(page, deadline)
         requests = Requests(page, opts.stale_request_ms)
         settler = Settler(world, requests, opts, deadline)
         info: dict[str, Any] = {}
+        lap = _Laps()
         status = STATUS_OK
+        await page.add_init_script(TIMERS_JS)
         try:
             resp = await page.goto(url, wait_until="domcontentloaded", timeout=opts.timeout_ms)
             info["http_status"] = resp.status if resp is not None else None
@@ -110,14 +117,17 @@ async def render_page(
             if "Timeout" not in type(exc).__name__:
                 return _failed(url, exc, refusals, t0)
             status = STATUS_TIMEOUT  # never reached DOMContentLoaded: take what is there
+        lap("navigate")
         try:
             settled = status == STATUS_OK and await settler.quiet()
+            lap("settle")
             if opts.scroll and settler.remaining() > 0:
                 info["scroll"] = await settler.scroll()
                 settled = settled and await settler.quiet()
+                lap("scroll")
             if not settled:
                 status = STATUS_TIMEOUT
-            result = await _extract(world, page.url, xopts)
+            result = await _extract(world, page.url, xopts, lap)
             clicks = 0
             while opts.show_more and clicks < opts.max_show_more_clicks and settler.remaining() > 0:
                 js = f"{SHOW_MORE_JS}({json.dumps(result.root)}, {opts.max_show_more_clicks - clicks}, "
@@ -127,7 +137,7 @@ async def render_page(
                 clicks += n
                 if not await settler.quiet():
                     status = STATUS_TIMEOUT
-                result = await _extract(world, page.url, xopts)
+                result = await _extract(world, page.url, xopts, lap)
             if opts.show_more:
                 info["show_more_clicks"] = clicks
         except Exception as exc:  # the page crashed or closed itself mid-way
@@ -135,12 +145,29 @@ async def render_page(
         info["final_url"] = page.url
         info["refused"] = refusals.to_dict()
         info["elapsed_ms"] = round((time.monotonic() - t0) * 1000)
+        info["timings"] = lap.ms
         return RenderResult(url, status, result, info=info)
 
 
-async def _extract(world: World, page_url: str, xopts: dict[str, Any]) -> Result:
+class _Laps:
+    """Milliseconds per phase (summed when a phase repeats, as snapshot/extract do after clicks)."""
+
+    def __init__(self) -> None:
+        self.t = time.monotonic()
+        self.ms: dict[str, float] = {}
+
+    def __call__(self, name: str) -> None:
+        now = time.monotonic()
+        self.ms[name] = round(self.ms.get(name, 0.0) + (now - self.t) * 1000, 1)
+        self.t = now
+
+
+async def _extract(world: World, page_url: str, xopts: dict[str, Any], lap: _Laps) -> Result:
     snap = await world.snapshot()
-    return await asyncio.to_thread(lambda: extract(json.loads(snap), url=page_url, **xopts))
+    lap("snapshot")
+    result = await asyncio.to_thread(lambda: extract(json.loads(snap), url=page_url, **xopts))
+    lap("extract")
+    return result
 
 
 def _failed(url: str, exc: BaseException, refusals: Refusals, t0: float) -> RenderResult:
