@@ -36,7 +36,7 @@ class Refusals:
 class PoolStats:
     pages: int = 0
     launches: int = 0
-    rss_mb: list[float] = field(default_factory=list)  # browser RSS measured before each relaunch check
+    rss_mb: list[float] = field(default_factory=list)  # browser memory at each relaunch check
 
 
 def _playwright() -> Any:
@@ -48,10 +48,12 @@ def _playwright() -> Any:
 
 
 def process_tree_rss_mb(root_pid: int | None = None) -> float | None:
-    """Resident memory (MB) of all descendants of ``root_pid`` (default: this process), from /proc.
+    """Memory (MB) of all descendants of ``root_pid`` (default: this process), from /proc.
 
     Playwright starts its driver as our child and Chromium under it, so this sums the driver, the browser
-    and its renderers. None where /proc is not available.
+    and its renderers. Proportional set size (``Pss`` in smaps_rollup) where the kernel has it: Chromium's
+    processes share most of their pages, and summing plain RSS counts those once per process. None where
+    /proc is not available.
     """
     root_pid = os.getpid() if root_pid is None else root_pid
     try:
@@ -72,15 +74,20 @@ def process_tree_rss_mb(root_pid: int | None = None) -> float | None:
     while stack:
         pid = stack.pop()
         stack.extend(children.get(pid, []))
+        total_kb += _memory_kb(pid)
+    return total_kb / 1024
+
+
+def _memory_kb(pid: int) -> int:
+    for path, key in ((f"/proc/{pid}/smaps_rollup", "Pss:"), (f"/proc/{pid}/status", "VmRSS:")):
         try:
-            with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as fh:
+            with open(path, encoding="ascii", errors="replace") as fh:
                 for line in fh:
-                    if line.startswith("VmRSS:"):
-                        total_kb += int(line.split()[1])
-                        break
+                    if line.startswith(key):
+                        return int(line.split()[1])
         except OSError:
             continue
-    return total_kb / 1024
+    return 0
 
 
 class BrowserPool:
