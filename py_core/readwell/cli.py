@@ -1,4 +1,4 @@
-"""The ``readwell`` command: extract, stages, why-missing, serve.
+"""The ``readwell`` command: extract, stages, why-missing, serve, render.
 
 A contract other tools rely on: exit 0 when an article is found, 3 when not (JSON still printed with
 ``found: false``), 2 for bad usage or unreadable input with one line on stderr and no traceback.
@@ -19,6 +19,7 @@ from .fetch import fetch
 from .options import cli_fields
 from .parse import parse_html, read_file
 from .pipeline import STAGE_NAMES
+from .render import cli as render_cli
 
 EXIT_FOUND, EXIT_ERROR, EXIT_USAGE, EXIT_NOT_FOUND = 0, 1, 2, 3
 
@@ -38,6 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
     for f in cli_fields():  # one flag per option (readwell.options is the single source)
         e.add_argument("--" + f.name.replace("_", "-"), help=f.metadata["help"], **f.metadata["cli"])
     e.add_argument("-o", "--output", help="write to FILE instead of stdout")
+    e.add_argument("--render", action="store_true", help="load SOURCE in headless Chromium first")
+    render_cli.add_render_options(e)
     sub.add_parser("stages", help="list the pipeline stages in order")
     w = sub.add_parser("why-missing", help="name the first stage and rule that removed a piece of text")
     w.add_argument("source", help="path, http(s) URL, or - for stdin")
@@ -50,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .serve import add_arguments  # no web framework is imported until `serve` runs
 
     add_arguments(s)
+    render_cli.add_render_command(sub)
     return p
 
 
@@ -73,7 +77,10 @@ def render(result_dict: dict[str, Any], fmt: str) -> str:
 
 
 def cmd_extract(a: argparse.Namespace) -> int:
-    opts = make_options(a.url, {f.name: getattr(a, f.name) for f in cli_fields()})
+    xopts = {f.name: getattr(a, f.name) for f in cli_fields()}
+    if a.render:
+        return render_cli.cmd_extract_render(a, render, xopts)
+    opts = make_options(a.url, xopts)
     doc, url = load_source(a.source, a.url)
     opts = replace(opts, url=url)
     result = extract_document(doc, opts)
@@ -113,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
             from . import serve
 
             return serve.main(a)
+        if a.command == "render":
+            return render_cli.cmd_render(a)
         return cmd_why_missing(a)
     except InputError as exc:
         sys.stderr.write(f"readwell: {exc}\n")

@@ -1,0 +1,124 @@
+"""Command-line parts of render mode: ``readwell extract --render URL`` and ``readwell render URL...``.
+
+Kept out of ``readwell.cli`` so that module only wires them in; Playwright is imported when a command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from .options import RenderOptions
+from .run import RenderResult, render_urls
+
+EXIT_FOUND, EXIT_NOT_FOUND = 0, 3
+
+
+def add_render_options(p: argparse.ArgumentParser) -> None:
+    """The settings shared by ``extract --render`` and ``render``."""
+    d = RenderOptions()
+    g = p.add_argument_group("render mode (headless Chromium)")
+    g.add_argument("--timeout", type=int, default=d.timeout_ms, metavar="MS", help="per page, all included")
+    g.add_argument("--settle-ms", type=int, default=d.settle_ms, metavar="MS", help="quiet window")
+    g.add_argument("--max-scroll-steps", type=int, default=d.max_scroll_steps, metavar="N")
+    g.add_argument("--no-scroll", action="store_true", help="do not scroll to load lazy content")
+    g.add_argument("--show-more", action="store_true", help='click "show more" controls inside the article')
+    g.add_argument("--chromium", default=d.chromium, metavar="PATH", help="browser executable")
+
+
+def add_render_command(sub: Any) -> None:
+    r = sub.add_parser("render", help="render pages in headless Chromium and extract them")
+    r.add_argument("urls", nargs="+", metavar="URL", help="http(s) URLs or local files")
+    r.add_argument(
+        "-o", "--output-dir", help="write NAME.json and NAME.md per page here (default: JSON lines)"
+    )
+    r.add_argument("-j", "--jobs", type=int, default=RenderOptions().jobs, help="pages at once")
+    r.add_argument("--selector", help="CSS selector of the content root (bypasses detection)")
+    r.add_argument("--debug", action="store_true", help="include the removal log and per-stage timings")
+    add_render_options(r)
+
+
+def options_from_args(a: argparse.Namespace) -> RenderOptions:
+    return RenderOptions(
+        timeout_ms=a.timeout,
+        settle_ms=a.settle_ms,
+        max_scroll_steps=a.max_scroll_steps,
+        scroll=not a.no_scroll,
+        show_more=a.show_more,
+        chromium=a.chromium,
+        jobs=getattr(a, "jobs", 1),
+    ).validate()
+
+
+def to_url(source: str) -> str:
+    """http(s) URLs as given; a local file becomes a file:// URL (rendered with its relative resources)."""
+    if re.match(r"(?i)^(https?|file)://", source):
+        return source
+    if re.match(r"^[a-zA-Z][\w+.-]*:", source) and not Path(source).exists():
+        raise InputError(f"render mode takes http(s) URLs or files, not {source!r}")
+    path = Path(source)
+    if not path.is_file():
+        raise InputError(f"no such file: {source}")
+    return path.resolve().as_uri()
+
+
+def run(urls: list[str], opts: RenderOptions, extract_options: dict[str, Any]) -> list[RenderResult]:
+    return asyncio.run(render_urls([to_url(u) for u in urls], opts, extract_options))
+
+
+def cmd_extract_render(a: argparse.Namespace, render_output: Any, xopts: dict[str, Any]) -> int:
+    """``extract --render``: the extract command's output, plus ``status`` and ``render`` in JSON."""
+    if a.source == "-":
+        raise InputError("--render needs a URL or a file, not stdin")
+    res = run([a.source], options_from_args(a), xopts)[0]
+    if res.status == "error":
+        raise InputError(f"cannot render {a.source}: {res.error}")
+    text = render_output(res.to_dict(), a.format)
+    if a.output:
+        _write(Path(a.output), text)
+    else:
+        sys.stdout.write(text)
+    return EXIT_FOUND if res.found else EXIT_NOT_FOUND
+
+
+def cmd_render(a: argparse.Namespace) -> int:
+    """``render``: every URL's JSON (one line each, or files in ``-o DIR``); exit 0 only if all were found."""
+    results = run(a.urls, options_from_args(a), {"selector": a.selector, "debug": a.debug})
+    out = Path(a.output_dir) if a.output_dir else None
+    if out is not None:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot create {out}: {exc.strerror or exc}") from None
+    for res in results:
+        d = res.to_dict()
+        if out is None:
+            sys.stdout.write(json.dumps(d, ensure_ascii=False) + "\n")
+            continue
+        name = file_name(res.url)
+        _write(out / f"{name}.json", json.dumps(d, ensure_ascii=False, indent=2) + "\n")
+        if d.get("markdown"):
+            _write(out / f"{name}.md", d["markdown"])
+        sys.stdout.write(f"{res.status}\t{'found' if res.found else 'not-found'}\t{out / name}.json\n")
+    return EXIT_FOUND if all(r.found for r in results) else EXIT_NOT_FOUND
+
+
+def file_name(url: str) -> str:
+    """A safe, readable, unique file stem for a URL: its host and path in ASCII plus a short hash."""
+    stem = re.sub(r"^[a-z]+://", "", url.lower())
+    stem = re.sub(r"[^a-z0-9]+", "-", stem).strip("-")[:80] or "page"
+    return f"{stem}-{hashlib.sha256(url.encode('utf-8')).hexdigest()[:8]}"
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None

@@ -1,0 +1,190 @@
+"""One rendered page: navigate, settle, scroll, snapshot, extract; optionally expand "show more" and again.
+
+The snapshot is the extension's (snapshot.js, unchanged) and the extraction is ``readwell.extract`` on it,
+so render mode and the extension agree on the same DOM. A page that never settles still gives a result:
+``status: "timeout"`` with whatever the page showed at the deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..extract import Result, extract, make_options
+from .browser import BrowserPool, Refusals
+from .options import RenderOptions
+from .page import TIMERS_JS, Requests, Settler, World
+
+# Labels of controls that reveal more of the same article (lower-cased substring match in JS). Only inside
+# the chosen root, only buttons, summaries and links that do not navigate elsewhere, each clicked once.
+SHOW_MORE_LABELS = (
+    "show more",
+    "read more",
+    "load more",
+    "see more",
+    "view more",
+    "continue reading",
+    "read the full",
+    "expand",
+    "mehr anzeigen",
+    "weiterlesen",
+    "voir plus",
+    "lire la suite",
+    "ver más",
+    "leer más",
+    "mostra di più",
+    "toon meer",
+    "lees meer",
+)
+SHOW_MORE_JS = """((sel, max, labels) => {
+  const done = (globalThis.__rwClicked = globalThis.__rwClicked || new WeakSet());
+  let root = null;
+  try { root = sel ? document.querySelector(sel) : null; } catch (_) { root = null; }
+  root = root || document.body;
+  let n = 0;
+  for (const el of root.querySelectorAll('button, [role="button"], summary, a')) {
+    if (n >= max) break;
+    if (done.has(el) || !el.getClientRects().length) continue;
+    const label = (el.innerText || el.getAttribute('aria-label') || '').trim().toLowerCase();
+    if (!label || label.length > 40) continue;
+    if (!labels.some((w) => label.includes(w)) && el.getAttribute('aria-expanded') !== 'false') continue;
+    if (el.localName === 'a') {
+      const h = (el.getAttribute('href') || '').trim();
+      if (h && !h.startsWith('#')) continue; // a link to another page is navigation, not expansion
+    }
+    if (el.form && el.type === 'submit') continue;
+    done.add(el);
+    el.click();
+    n++;
+  }
+  return n;
+})"""
+
+STATUS_OK, STATUS_TIMEOUT, STATUS_ERROR = "ok", "timeout", "error"
+
+
+@dataclass
+class RenderResult:
+    """``result`` is the extraction (None when the page could not be loaded at all)."""
+
+    url: str
+    status: str
+    result: Result | None = None
+    error: str | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def found(self) -> bool:
+        return self.result is not None and self.result.found
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = self.result.to_dict() if self.result is not None else {"found": False}
+        d["status"] = self.status
+        if self.error:
+            d["error"] = self.error
+        d["render"] = {"requested_url": self.url, **self.info}
+        return d
+
+
+async def render_page(
+    pool: BrowserPool,
+    url: str,
+    extract_options: dict[str, Any] | None = None,
+    page_options: RenderOptions | None = None,
+) -> RenderResult:
+    """Render ``url`` in a fresh context and extract it; never raises for page problems.
+
+    ``page_options`` overrides the pool's settings for this page (its browser fields are ignored)."""
+    opts = page_options.validate() if page_options is not None else pool.opts
+    xopts = dict(extract_options or {})
+    async with pool.page() as (page, refusals):
+        t0 = time.monotonic()  # the page's own time starts when it has a browser context, not in the queue
+        deadline = t0 + opts.timeout_ms / 1000
+        world = World(page, deadline)
+        requests = Requests(page, opts.stale_request_ms)
+        settler = Settler(world, requests, opts, deadline)
+        info: dict[str, Any] = {}
+        lap = _Laps()
+        status = STATUS_OK
+        await page.add_init_script(TIMERS_JS)
+        try:
+            resp = await page.goto(url, wait_until="domcontentloaded", timeout=opts.timeout_ms)
+            info["http_status"] = resp.status if resp is not None else None
+        except Exception as exc:
+            if "Timeout" not in type(exc).__name__:
+                return _failed(url, exc, refusals, t0)
+            status = STATUS_TIMEOUT  # never reached DOMContentLoaded: take what is there
+        lap("navigate")
+        try:
+            settled = status == STATUS_OK and await settler.quiet()
+            lap("settle")
+            if opts.scroll and settler.remaining() > 0:
+                info["scroll"] = await settler.scroll()
+                settled = settled and await settler.quiet()
+                lap("scroll")
+            if not settled:
+                status = STATUS_TIMEOUT
+            result = await _extract(world, page.url, xopts, lap)
+            clicks = 0
+            while opts.show_more and clicks < opts.max_show_more_clicks and settler.remaining() > 0:
+                js = f"{SHOW_MORE_JS}({json.dumps(result.root)}, {opts.max_show_more_clicks - clicks}, "
+                n = int(await world.eval(js + json.dumps(SHOW_MORE_LABELS) + ")"))
+                if not n:
+                    break
+                clicks += n
+                if not await settler.quiet():
+                    status = STATUS_TIMEOUT
+                result = await _extract(world, page.url, xopts, lap)
+            if opts.show_more:
+                info["show_more_clicks"] = clicks
+        except Exception as exc:  # the page crashed or closed itself mid-way
+            return _failed(url, exc, refusals, t0)
+        info["final_url"] = page.url
+        info["refused"] = refusals.to_dict()
+        info["elapsed_ms"] = round((time.monotonic() - t0) * 1000)
+        info["timings"] = lap.ms
+        return RenderResult(url, status, result, info=info)
+
+
+class _Laps:
+    """Milliseconds per phase (summed when a phase repeats, as snapshot/extract do after clicks)."""
+
+    def __init__(self) -> None:
+        self.t = time.monotonic()
+        self.ms: dict[str, float] = {}
+
+    def __call__(self, name: str) -> None:
+        now = time.monotonic()
+        self.ms[name] = round(self.ms.get(name, 0.0) + (now - self.t) * 1000, 1)
+        self.t = now
+
+
+async def _extract(world: World, page_url: str, xopts: dict[str, Any], lap: _Laps) -> Result:
+    snap = await world.snapshot()
+    lap("snapshot")
+    result = await asyncio.to_thread(lambda: extract(json.loads(snap), url=page_url, **xopts))
+    lap("extract")
+    return result
+
+
+def _failed(url: str, exc: BaseException, refusals: Refusals, t0: float) -> RenderResult:
+    msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    info = {"refused": refusals.to_dict(), "elapsed_ms": round((time.monotonic() - t0) * 1000)}
+    return RenderResult(url, STATUS_ERROR, None, error=msg[:300], info=info)
+
+
+async def render_urls(
+    urls: list[str], opts: RenderOptions, extract_options: dict[str, Any] | None = None
+) -> list[RenderResult]:
+    """Render many URLs with one browser, ``opts.jobs`` at a time; results in input order."""
+    make_options(None, dict(extract_options or {}))  # bad options: one clear error before any browser starts
+    async with BrowserPool(opts.validate()) as pool:
+        return list(await asyncio.gather(*(render_page(pool, u, extract_options) for u in urls)))
+
+
+def render(url: str, opts: RenderOptions | None = None, **extract_options: Any) -> RenderResult:
+    """Synchronous convenience: render one URL and extract it."""
+    return asyncio.run(render_urls([url], opts or RenderOptions(), extract_options))[0]
