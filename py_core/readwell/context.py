@@ -12,6 +12,7 @@ from typing import Any
 
 from . import dom
 from .dom import Document, Element, Node, Text
+from .metadata import Metadata
 from .options import Options
 
 # Rule kinds used in log entries.
@@ -71,7 +72,7 @@ class PageMeta:
 
     title: str | None = None  # the page title from <head> (normalize_output drops a heading repeating it)
     byline: str | None = None  # the byline from <head> (remove_by_pattern drops a body line repeating it)
-    head: dict[str, Any] = field(default_factory=dict)  # all <head> metadata (metadata.head_metadata)
+    head: Metadata = field(default_factory=Metadata)  # all <head> metadata (metadata.head_metadata)
     base_url: str | None = None  # the URL relative links resolve against (set by resolve_urls)
 
 

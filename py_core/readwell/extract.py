@@ -11,7 +11,7 @@ import math
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from . import adapters, metadata
@@ -181,7 +181,7 @@ def run_pipeline(
     """Copy the document, seed shared facts, run the stages; the original is untouched."""
     ctx = Context(doc.copy(), opts, origin=doc)
     head = metadata.head_metadata(doc, opts.url)
-    ctx.meta = PageMeta(title=head["title"], byline=head["byline"], head=head)
+    ctx.meta = PageMeta(title=head.title, byline=head.byline, head=head)
     run_stages(ctx, stop_after=stop_after, after_stage=after_stage)
     return ctx
 
@@ -197,7 +197,7 @@ def extract_document(doc: Document, opts: Options) -> Result:
     if work_root is not None:
         original_root = doc.by_id().get(work_root.nid)
     found = work_root is not None and _has_article(work_root, opts)
-    head: dict[str, Any] = ctx.meta.head
+    head: metadata.Metadata = ctx.meta.head
     html = md = text = ""
     words = 0
     if found and work_root is not None:
@@ -213,10 +213,6 @@ def extract_document(doc: Document, opts: Options) -> Result:
     md_full = metadata.complete_metadata(
         head, doc, original_root, work_root if found else None, ctx.meta.base_url or opts.url
     )
-    if original_root is not None:
-        d = metadata.root_dir(original_root)
-        if d:
-            md_full["dir"] = d
     if not found:
         html = md = text = ""
         words = 0
@@ -224,11 +220,11 @@ def extract_document(doc: Document, opts: Options) -> Result:
         md = (
             front_matter(
                 {
-                    "title": md_full["title"],
-                    "url": md_full["canonical_url"] or opts.url,
-                    "author": md_full["byline"],
-                    "published": md_full["published"],
-                    "site": md_full["site_name"],
+                    "title": md_full.title,
+                    "url": md_full.canonical_url or opts.url,
+                    "author": md_full.byline,
+                    "published": md_full.published,
+                    "site": md_full.site_name,
                 }
             )
             + md
@@ -247,18 +243,8 @@ def extract_document(doc: Document, opts: Options) -> Result:
     return Result(
         found=found,
         readerable=ready,
-        title=md_full["title"],
-        byline=md_full["byline"],
-        published=md_full["published"],
-        modified=md_full["modified"],
-        site_name=md_full["site_name"],
-        lang=md_full["lang"],
-        dir=md_full["dir"],
-        excerpt=md_full["excerpt"],
-        lead_image=md_full["lead_image"],
+        **asdict(md_full),
         url=opts.url,
-        canonical_url=md_full["canonical_url"],
-        favicon=md_full["favicon"],
         word_count=words,
         reading_minutes=math.ceil(words / WORDS_PER_MINUTE) if words else 0,
         content_html=html,

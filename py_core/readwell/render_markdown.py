@@ -1,170 +1,180 @@
 """GitHub-flavoured Markdown and plain text from the sanitized tree.
 
-Plain text is the article's running prose (headings, paragraphs, lists, quotes, tables, code, math as TeX):
-media and the captions bound to them (``<figcaption>``) appear only in Markdown and HTML, as in
-trafilatura's text output and in human-annotated article bodies.
+One renderer walks the tree: ``Markdown`` has one handler per tag in two tables (inline and block), and
+``PlainText`` is the same walk with a few hooks overridden. Plain text is the article's running prose
+(headings, paragraphs, lists, quotes, tables, code, math as TeX): media and the captions bound to them
+(``<figcaption>``) appear only in Markdown and HTML, as in trafilatura's text output and in human-annotated
+article bodies.
 
-Every page-derived string is escaped for its Markdown context: text (``\\`` before ``*_[]<>`|~$`` and
-entity-like ``&``), link and image targets (percent-encoded spaces, parentheses and angle brackets,
-backslash before an entity-like ``&``: CommonMark decodes ``&#58;`` in a target into ``:``), image alt and
-titles, TeX (``tex_for_markdown``), callout kinds, and ``|`` inside code and TeX in table cells (GFM splits
-cells there, even inside a code span). No page value can open a link, an image or raw HTML, checked by
-rendering with a CommonMark implementation in ``tests/test_security.py``. YAML front matter values are
-JSON-quoted strings (valid YAML), so a newline or ``---`` in a title cannot end the block.
+Every page-derived string goes through an escaping helper of ``md_escape`` for its Markdown context, so no
+page value can open a link, an image or raw HTML (checked by rendering with a CommonMark implementation in
+``tests/test_security.py``).
 """
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import ClassVar
 
 from .dom import Element, Text
+from .md_escape import (
+    WS,
+    esc,
+    esc_alt,
+    esc_cell,
+    esc_title,
+    esc_url,
+    escape_line_starts,
+    longest_backtick_run,
+    tex_for_markdown,
+    yaml_string,
+)
 from .render_html import strip_controls
 
 BLOCK = frozenset(
-    "address article aside blockquote details dialog div dl dt dd fieldset figcaption figure footer h1 h2 h3 h4 "
-    "h5 h6 header hgroup hr li main nav ol p pre section table ul summary tbody thead tfoot tr td th caption "
-    "picture center".split()
+    "address article aside blockquote details dialog div dl dt dd fieldset figcaption figure footer h1 h2 h3 "
+    "h4 h5 h6 header hgroup hr li main nav ol p pre section table ul summary tbody thead tfoot tr td th "
+    "caption picture center".split()
 )
-_WS = re.compile(r"\s+")
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~$])")
-_ENTITY_LIKE = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
-_LINE_START = re.compile(r"^(\s*)([#>+=-]|\d+[.)])(?=\s|$)")
-
-
-def esc(s: str) -> str:
-    s = _MD_SPECIAL.sub(r"\\\1", s)
-    return _ENTITY_LIKE.sub(r"\\&", s)
-
-
-def esc_url(u: str) -> str:
-    u = re.sub(r"[\x00-\x20\x7f]", lambda m: f"%{ord(m.group()):02X}", u.strip())
-    for ch, rep in (
-        ("(", "%28"),
-        (")", "%29"),
-        ("<", "%3C"),
-        (">", "%3E"),
-        ("\\", "%5C"),
-        ('"', "%22"),
-        ("[", "%5B"),
-        ("]", "%5D"),
-        ("`", "%60"),
-    ):
-        u = u.replace(ch, rep)
-    # A literal "&#58;" in a relative target is harmless in HTML but CommonMark decodes it: "javascript&#58;x"
-    # would become a javascript: link. A backslash keeps the "&" literal and the URL unchanged.
-    return _ENTITY_LIKE.sub(r"\\&", u)
-
-
-def esc_title(t: str) -> str:
-    return _ENTITY_LIKE.sub(r"\\&", _WS.sub(" ", t).replace("\\", "\\\\").replace('"', '\\"').strip())
-
-
-_TEX_LINK = re.compile(r"\](?=[(\[:])")
-
-
-def tex_for_markdown(tex: str, display: bool = False) -> str:
-    """TeX as it goes between ``$`` delimiters. A renderer without a math extension reads it as Markdown, and
-    the TeX is page data (KaTeX annotations, MathJax scripts, ``data-tex``): ``<`` and ``>`` become ``\\lt`` and
-    ``\\gt`` (the same symbols to KaTeX and MathJax), a space goes between ``]`` and a following ``(``, ``[`` or
-    ``:`` (no link or link definition; spaces mean nothing in math mode), and whitespace runs collapse (one
-    line inline, no blank line in display math, so the block cannot end early)."""
-    tex = tex.replace("<", "\\lt ").replace(">", "\\gt ")
-    tex = _TEX_LINK.sub("] ", tex)
-    if display:
-        return "\n".join(ln.strip() for ln in tex.split("\n") if ln.strip())
-    return _WS.sub(" ", tex).strip()
-
-
+# Roots rendered as their children (a list of blocks); any other block root is rendered as that block.
+CONTAINERS = frozenset({"div", "article", "section", "main", "body"})
 _CALLOUT_KIND = re.compile(r"^[A-Za-z]{1,20}$")
+_LABEL_JUNK = re.compile(r"[^\w-]")
+_LANG_JUNK = re.compile(r"[^\w+#.-]")
+MAX_COLSPAN = 50  # a cell's colspan adds at most this many empty cells: a page cannot blow a row up
 
 
-def _has_block(el: Element) -> bool:
-    return any(
-        isinstance(c, Element) and (c.tag in BLOCK or c.get("data-display") == "block") for c in el.children
-    )
+class Markdown:
+    """One Markdown render: inline and block walkers (depth is capped by the tree builder).
 
+    ``INLINE`` and ``BLOCKS`` map a tag to the name of the method that renders it; a tag in neither renders
+    as its children. Subclasses override methods (hooks), and the tables pick the override up.
+    """
 
-class _MD:
-    """One render: inline and block walkers (depth is capped by the tree builder)."""
+    INLINE: ClassVar[dict[str, str]] = {
+        "a": "link",
+        "br": "hard_break",
+        "img": "image",
+        "strong": "strong",
+        "b": "strong",
+        "em": "emphasis",
+        "i": "emphasis",
+        "cite": "emphasis",
+        "dfn": "emphasis",
+        "var": "emphasis",
+        "del": "strike",
+        "s": "strike",
+        "code": "code_span",
+        "kbd": "code_span",
+        "samp": "code_span",
+    }
+    BLOCKS: ClassVar[dict[str, str]] = {
+        **{f"h{n}": "heading" for n in range(1, 7)},
+        "hr": "rule",
+        "pre": "preformatted",
+        "ul": "list_block",
+        "ol": "list_block",
+        "blockquote": "quote",
+        "table": "table",
+        "dl": "definitions",
+        "figure": "figure",
+        "figcaption": "caption",
+    }
 
-    def __init__(self, plain: bool = False) -> None:
-        self.plain = plain
-        self.footnotes: list[str] = []
+    def __init__(self) -> None:
         self.in_table = False  # GFM splits table cells at "|" even inside code spans: escape it there
+        self._inline: dict[str, Callable[[Element], str]] = {
+            tag: getattr(self, name) for tag, name in self.INLINE.items()
+        }
+        self._blocks: dict[str, Callable[[Element], list[str]]] = {
+            tag: getattr(self, name) for tag, name in self.BLOCKS.items()
+        }
 
-    # --- inline ---------------------------------------------------------------------------------------------
+    def render(self, root: Element) -> list[str]:
+        """The blocks of ``root``: a container's children, or ``root`` itself when it is another block."""
+        return self.blocks(root) if root.tag in CONTAINERS or root.tag not in BLOCK else self.block(root)
+
+    # --- inline walker ----------------------------------------------------------------------------------
     def inline(self, node: Element | Text) -> str:
         if isinstance(node, Text):
-            t = _WS.sub(" ", node.data)
-            return t if self.plain else esc(t)
-        el = node
-        tag = el.tag
-        if el.get("data-tex"):
-            tex = el.get("data-tex")
-            if self.plain:
-                return tex
-            tex = self._cell(tex_for_markdown(tex))
-            return f"$${tex}$$" if el.get("data-display") == "block" else f"${tex}$"
-        if el.get("data-footnote-ref"):
-            label = re.sub(r"[^\w-]", "", el.get("data-footnote-ref")) or "1"
-            return "" if self.plain else f"[^{label}]"
-        inner = _join_inline(self.inline(c) for c in el.children if isinstance(c, Element | Text))
-        if tag == "br":
-            return "\n" if self.plain else "\\\n"
-        if tag == "img":
-            return "" if self.plain else self.image(el)
-        if self.plain:
-            return inner
-        if tag == "a":
-            href = el.get("href")
-            label = inner.strip()
-            if not href or href.startswith("#") and not label:
-                return inner
-            if not label:
-                return ""
-            title = f' "{esc_title(el.get("title"))}"' if el.get("title").strip() else ""
-            return f"[{label}]({esc_url(href)}{title})"
-        if tag in ("strong", "b"):
-            return _wrap(inner, "**")
-        if tag in ("em", "i", "cite", "dfn", "var"):
-            return _wrap(inner, "*")
-        if tag in ("del", "s"):
-            return _wrap(inner, "~~")
-        if tag in ("code", "kbd", "samp"):
-            raw = _WS.sub(" ", el.text())
-            if not raw.strip():
-                return ""
-            ticks = "`" * (max((len(m) for m in re.findall(r"`+", raw)), default=0) + 1)
-            pad = " " if raw.startswith("`") or raw.endswith("`") else ""
-            return f"{ticks}{pad}{self._cell(raw)}{pad}{ticks}"
-        return inner
+            return self.escape(WS.sub(" ", node.data))
+        if node.get("data-tex"):
+            return self.math(node.get("data-tex"), node.get("data-display") == "block")
+        if node.get("data-footnote-ref"):
+            return self.footnote_ref(_LABEL_JUNK.sub("", node.get("data-footnote-ref")) or "1")
+        handler = self._inline.get(node.tag)
+        return handler(node) if handler is not None else self.inner(node)
+
+    def inner(self, el: Element) -> str:
+        """The children of ``el`` rendered inline and joined."""
+        return _join_inline(self.inline(c) for c in el.children if isinstance(c, Element | Text))
+
+    def inline_text(self, el: Element) -> str:
+        """``el``'s children as one tidy inline run (headings, captions, table cells)."""
+        return _tidy_inline(self.inner(el))
 
     def _cell(self, s: str) -> str:
-        return s.replace("|", "\\|") if self.in_table else s
+        return esc_cell(s) if self.in_table else s
+
+    # --- inline hooks -----------------------------------------------------------------------------------
+    def escape(self, text: str) -> str:
+        return esc(text)
+
+    def math(self, tex: str, display: bool) -> str:
+        tex = self._cell(tex_for_markdown(tex))
+        return f"$${tex}$$" if display else f"${tex}$"
+
+    def footnote_ref(self, label: str) -> str:
+        return f"[^{label}]"
+
+    def hard_break(self, el: Element) -> str:
+        return "\\\n"
 
     def image(self, el: Element) -> str:
         src = el.get("src")
         if not src:
             return ""
-        alt = _WS.sub(" ", el.get("alt")).strip()
-        alt = _ENTITY_LIKE.sub(r"\\&", re.sub(r"([\\\[\]<>`*_|$])", r"\\\1", alt))
-        title = f' "{esc_title(el.get("title"))}"' if el.get("title").strip() else ""
-        return f"![{alt}]({esc_url(src)}{title})"
+        return f"![{esc_alt(el.get('alt'))}]({esc_url(src)}{_title_of(el)})"
 
-    # --- blocks ---------------------------------------------------------------------------------------------
+    def link(self, el: Element) -> str:
+        inner = self.inner(el)
+        href = el.get("href")
+        label = inner.strip()
+        if not href or href.startswith("#") and not label:
+            return inner
+        if not label:
+            return ""
+        return f"[{label}]({esc_url(href)}{_title_of(el)})"
+
+    def strong(self, el: Element) -> str:
+        return _wrap(self.inner(el), "**")
+
+    def emphasis(self, el: Element) -> str:
+        return _wrap(self.inner(el), "*")
+
+    def strike(self, el: Element) -> str:
+        return _wrap(self.inner(el), "~~")
+
+    def code_span(self, el: Element) -> str:
+        raw = WS.sub(" ", el.text())
+        if not raw.strip():
+            return ""
+        ticks = "`" * (longest_backtick_run(raw) + 1)
+        pad = " " if raw.startswith("`") or raw.endswith("`") else ""
+        return f"{ticks}{pad}{self._cell(raw)}{pad}{ticks}"
+
+    # --- block walker -----------------------------------------------------------------------------------
     def blocks(self, el: Element) -> list[str]:
-        """Render ``el``'s children as a list of Markdown blocks."""
+        """Render ``el``'s children as a list of blocks: runs of inline children become paragraphs."""
         out: list[str] = []
         run: list[Element | Text] = []
 
         def flush() -> None:
             if run:
-                text = _join_inline(self.inline(n) for n in run)
-                text = _tidy_inline(text)
+                text = _tidy_inline(_join_inline(self.inline(n) for n in run))
                 if text:
-                    out.append(text if self.plain else _escape_line_starts(text))
+                    out.append(self.paragraph(text))
                 run.clear()
 
         for c in el.children:
@@ -183,80 +193,92 @@ class _MD:
         return out
 
     def block(self, el: Element) -> list[str]:
-        tag = el.tag
         if el.get("data-display") == "block" and el.get("data-tex"):
-            if self.plain:
-                return [el.get("data-tex")]
-            return [f"$$\n{self._cell(tex_for_markdown(el.get('data-tex'), display=True))}\n$$"]
-        if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
-            text = _tidy_inline(_join_inline(self.inline(c) for c in el.children))
-            if not text:
-                return []
-            return (
-                [text.replace("\n", " ")]
-                if self.plain
-                else ["#" * int(tag[1]) + " " + text.replace("\\\n", " ")]
-            )
-        if tag == "hr":
-            return [] if self.plain else ["---"]
-        if tag == "pre":
-            code = el.text().strip("\n")
-            if self.plain:
-                return [code]
-            lang = ""
-            code_el = el.find("code")
-            if code_el is not None:
-                for c in code_el.classes:
-                    if c.startswith("language-"):
-                        lang = re.sub(r"[^\w+#.-]", "", c[9:])
-            fence = "`" * max(3, max((len(m) for m in re.findall(r"`+", code)), default=0) + 1)
-            return [f"{fence}{lang}\n{self._cell(code)}\n{fence}"]
-        if tag in ("ul", "ol"):
-            return self.list_block(el)
-        if tag == "blockquote":
-            inner = self.blocks(el)
-            if self.plain:
-                return inner
-            kind = el.get("data-callout")
-            kind = kind if _CALLOUT_KIND.match(kind) else ""  # page-written kinds too: "x](javascript:…)"
-            body = "\n\n".join(inner)
-            lines = ([f"[!{kind.upper()}]"] if kind else []) + body.split("\n")
-            return ["\n".join(("> " + ln) if ln else ">" for ln in lines)]
-        if tag == "table":
-            return self.table(el)
-        if el.get("data-footnotes") and tag in ("ol", "ul"):
-            return self.footnote_list(el)
-        if tag == "dl":
-            out: list[str] = []
-            for c in el.element_children:
-                b = self.blocks(c)
-                if c.tag == "dt" and b and not self.plain:
-                    b = [f"**{x}**" for x in b]
-                out.extend(b)
-            return out
-        if tag == "figcaption" and self.plain:
-            return []  # plain text is the running prose: captions belong to their media (Markdown/HTML keep them)
-        if tag == "figure":
-            out = []
-            for c in el.children:
-                if isinstance(c, Element) and c.tag == "figcaption" and self.plain:
-                    continue
-                if isinstance(c, Element) and c.tag == "figcaption":
-                    cap = _tidy_inline(_join_inline(self.inline(x) for x in c.children))
-                    if cap:
-                        out.append(cap if self.plain else f"*{cap}*" if not cap.startswith("*") else cap)
-                elif isinstance(c, Element):
-                    out.extend(
-                        self.block(c)
-                        if c.tag in BLOCK
-                        else [_tidy_inline(self.inline(c))]
-                        if self.inline(c).strip()
-                        else []
-                    )
-                elif c.data.strip():
-                    out.append(esc(c.data.strip()) if not self.plain else c.data.strip())
-            return [b for b in out if b]
+            return [self.math_block(el.get("data-tex"))]
+        handler = self._blocks.get(el.tag)
+        return handler(el) if handler is not None else self.blocks(el)
+
+    # --- block hooks ------------------------------------------------------------------------------------
+    def paragraph(self, text: str) -> str:
+        return escape_line_starts(text)
+
+    def math_block(self, tex: str) -> str:
+        return f"$$\n{self._cell(tex_for_markdown(tex, display=True))}\n$$"
+
+    def heading(self, el: Element) -> list[str]:
+        text = self.inline_text(el)
+        return ["#" * int(el.tag[1]) + " " + text.replace("\\\n", " ")] if text else []
+
+    def rule(self, el: Element) -> list[str]:
+        return ["---"]
+
+    def preformatted(self, el: Element) -> list[str]:
+        code = el.text().strip("\n")
+        lang = ""
+        code_el = el.find("code")
+        if code_el is not None:
+            for c in code_el.classes:
+                if c.startswith("language-"):
+                    lang = _LANG_JUNK.sub("", c[9:])
+        fence = "`" * max(3, longest_backtick_run(code) + 1)
+        return [f"{fence}{lang}\n{self._cell(code)}\n{fence}"]
+
+    def quote(self, el: Element) -> list[str]:
+        kind = el.get("data-callout")
+        kind = kind if _CALLOUT_KIND.match(kind) else ""  # page-written kinds too: "x](javascript:…)"
+        lines = ([f"[!{kind.upper()}]"] if kind else []) + "\n\n".join(self.blocks(el)).split("\n")
+        return ["\n".join(("> " + ln) if ln else ">" for ln in lines)]
+
+    def caption(self, el: Element) -> list[str]:
+        """A ``<figcaption>`` outside a ``<figure>``."""
         return self.blocks(el)
+
+    def figure_caption(self, el: Element) -> list[str]:
+        """The ``<figcaption>`` of a ``<figure>``, in italics."""
+        cap = self.inline_text(el)
+        return [cap if cap.startswith("*") else f"*{cap}*"] if cap else []
+
+    def term(self, text: str) -> str:
+        """A ``<dt>`` block."""
+        return f"**{text}**"
+
+    def list_item(self, marker: str, text: str) -> str:
+        pad = " " * len(marker)
+        first, *rest = text.split("\n")
+        return marker + first + "".join("\n" + (pad + ln if ln else "") for ln in rest)
+
+    def footnote_definition(self, label: str, text: str) -> str:
+        return f"[^{label}]: {text}"
+
+    def table_layout(self, rows: list[list[str]]) -> list[str]:
+        """A GFM table: the first row is the header, short rows are padded."""
+        width = max(len(r) for r in rows)
+        head, *body = [r + [""] * (width - len(r)) for r in rows]
+        lines = ["| " + " | ".join(head) + " |", "| " + " | ".join("---" for _ in head) + " |"]
+        lines += ["| " + " | ".join(r) + " |" for r in body]
+        return ["\n".join(lines)]
+
+    # --- structures shared by both formats --------------------------------------------------------------
+    def definitions(self, el: Element) -> list[str]:
+        out: list[str] = []
+        for c in el.element_children:
+            b = self.blocks(c)
+            out.extend([self.term(x) for x in b] if c.tag == "dt" else b)
+        return out
+
+    def figure(self, el: Element) -> list[str]:
+        out: list[str] = []
+        for c in el.children:
+            if isinstance(c, Element) and c.tag == "figcaption":
+                out.extend(self.figure_caption(c))
+            elif isinstance(c, Element):
+                if c.tag in BLOCK:
+                    out.extend(self.block(c))
+                elif self.inline(c).strip():
+                    out.append(_tidy_inline(self.inline(c)))
+            elif isinstance(c, Text) and c.data.strip():
+                out.append(self.escape(c.data.strip()))
+        return [b for b in out if b]
 
     def list_block(self, el: Element) -> list[str]:
         if el.get("data-footnotes"):
@@ -271,41 +293,35 @@ class _MD:
             if li.tag != "li":
                 items.extend(self.block(li))
                 continue
-            content = self.blocks(li)
-            text = "\n\n".join(content).strip()
+            text = "\n\n".join(self.blocks(li)).strip()
             if not text:
                 continue
-            if self.plain:
-                items.append(text)
-                continue
-            marker = f"{n}. " if ordered else "- "
+            items.append(self.list_item(f"{n}. " if ordered else "- ", text))
             n += 1
-            pad = " " * len(marker)
-            lines = text.split("\n")
-            items.append(marker + lines[0] + "".join("\n" + (pad + ln if ln else "") for ln in lines[1:]))
-        if not items:
-            return []
-        return ["\n".join(items)]
+        return ["\n".join(items)] if items else []
 
     def footnote_list(self, el: Element) -> list[str]:
         out = []
         for i, li in enumerate(el.element_children, start=1):
-            label = re.sub(r"[^\w-]", "", li.get("data-footnote")) or str(i)
+            label = _LABEL_JUNK.sub("", li.get("data-footnote")) or str(i)
             text = " ".join(self.blocks(li)).strip()
             if text:
-                out.append(text if self.plain else f"[^{label}]: {text}")
+                out.append(self.footnote_definition(label, text))
         return ["\n".join(out)] if out else []
 
     def table(self, el: Element) -> list[str]:
-        outer, self.in_table = self.in_table, not self.plain
+        outer, self.in_table = self.in_table, True
         try:
-            return self._table(el)
+            rows = self._table_rows(el)
+            caption = el.find("caption")
+            has_cap = caption is not None and caption.text().strip()
+            cap = [_tidy_inline(self.inline(caption))] if caption is not None and has_cap else []
         finally:
             self.in_table = outer
+        return cap + self.table_layout(rows) if rows else []
 
-    def _table(self, el: Element) -> list[str]:
+    def _table_rows(self, el: Element) -> list[list[str]]:
         rows: list[list[str]] = []
-        header_rows = 0
         for tr in el.iter(include_self=False):
             if tr.tag != "tr":
                 continue
@@ -314,32 +330,83 @@ class _MD:
                 continue
             texts = []
             for c in cells:
-                t = (
-                    " ".join(self.blocks(c))
-                    if _has_block(c)
-                    else _tidy_inline(_join_inline(self.inline(x) for x in c.children))
-                )
-                t = t.replace("\n", " ").replace("\\\n", " ")
-                texts.append(t.strip())
+                t = " ".join(self.blocks(c)) if _has_block(c) else self.inline_text(c)
+                texts.append(t.replace("\n", " ").strip())
                 span = c.get("colspan")
                 if span.isdigit():
-                    texts.extend([""] * min(int(span) - 1, 50))
-            if all(c.tag == "th" for c in cells) and len(rows) == header_rows:
-                header_rows += 1
+                    texts.extend([""] * min(int(span) - 1, MAX_COLSPAN))
             rows.append(texts)
-        if not rows:
-            return []
-        caption = el.find("caption")
-        cap = [_tidy_inline(self.inline(caption))] if caption is not None and caption.text().strip() else []
-        if self.plain:
-            return cap + ["\t".join(r) for r in rows]
-        width = max(len(r) for r in rows)
-        rows = [r + [""] * (width - len(r)) for r in rows]
-        head = rows[0]
-        body = rows[1:]
-        lines = ["| " + " | ".join(head) + " |", "| " + " | ".join("---" for _ in head) + " |"]
-        lines += ["| " + " | ".join(r) + " |" for r in body]
-        return cap + ["\n".join(lines)]
+        return rows
+
+
+class PlainText(Markdown):
+    """The running prose as plain text: no inline markup (links, emphasis and code are their text), no media,
+    no captions, no rules; lists, quotes and footnotes are their text; tables are tab-separated rows."""
+
+    INLINE: ClassVar[dict[str, str]] = {"br": "hard_break", "img": "image"}
+
+    def escape(self, text: str) -> str:
+        return text
+
+    def math(self, tex: str, display: bool) -> str:
+        return tex
+
+    def footnote_ref(self, label: str) -> str:
+        return ""
+
+    def hard_break(self, el: Element) -> str:
+        return "\n"
+
+    def image(self, el: Element) -> str:
+        return ""
+
+    def paragraph(self, text: str) -> str:
+        return text
+
+    def math_block(self, tex: str) -> str:
+        return tex
+
+    def heading(self, el: Element) -> list[str]:
+        text = self.inline_text(el)
+        return [text.replace("\n", " ")] if text else []
+
+    def rule(self, el: Element) -> list[str]:
+        return []
+
+    def preformatted(self, el: Element) -> list[str]:
+        return [el.text().strip("\n")]
+
+    def quote(self, el: Element) -> list[str]:
+        return self.blocks(el)
+
+    def caption(self, el: Element) -> list[str]:
+        return []  # plain text is the running prose: captions belong to their media (Markdown/HTML keep them)
+
+    def figure_caption(self, el: Element) -> list[str]:
+        return []
+
+    def term(self, text: str) -> str:
+        return text
+
+    def list_item(self, marker: str, text: str) -> str:
+        return text
+
+    def footnote_definition(self, label: str, text: str) -> str:
+        return text
+
+    def table_layout(self, rows: list[list[str]]) -> list[str]:
+        return ["\t".join(r) for r in rows]
+
+
+def _title_of(el: Element) -> str:
+    """The `` "title"`` part of a link or image, or nothing."""
+    return f' "{esc_title(el.get("title"))}"' if el.get("title").strip() else ""
+
+
+def _has_block(el: Element) -> bool:
+    return any(
+        isinstance(c, Element) and (c.tag in BLOCK or c.get("data-display") == "block") for c in el.children
+    )
 
 
 def _join_inline(parts: Iterable[str]) -> str:
@@ -376,7 +443,7 @@ def _tidy_inline(text: str) -> str:
     break at the very end of the paragraph is dropped (a line never holds only a backslash)."""
     out: list[str] = []
     gap = False
-    for ln in (_WS.sub(" ", ln).strip() for ln in text.split("\n")):
+    for ln in (WS.sub(" ", ln).strip() for ln in text.split("\n")):
         if ln == "\\":  # a second <br> in a row: a paragraph break
             gap = True
             continue
@@ -399,33 +466,15 @@ def _drop_hard_break(line: str) -> str:
     return line
 
 
-def _escape_line_starts(text: str) -> str:
-    return "\n".join(_LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), ln) for ln in text.split("\n"))
-
-
 def to_markdown(root: Element) -> str:
-    blocks = (
-        _MD().blocks(root)
-        if root.tag not in BLOCK or root.tag in ("div", "article", "section", "main", "body")
-        else _MD().block(root)
-    )
+    blocks = Markdown().render(root)
     # strip_controls: the sanitizer already did; this keeps terminal escapes out even of an unsanitized tree
     return strip_controls("\n\n".join(b for b in blocks if b.strip()).strip() + "\n") if blocks else ""
 
 
 def to_text(root: Element) -> str:
-    md = _MD(plain=True)
-    blocks = (
-        md.blocks(root)
-        if root.tag in ("div", "article", "section", "main", "body") or root.tag not in BLOCK
-        else md.block(root)
-    )
+    blocks = PlainText().render(root)
     return strip_controls("\n\n".join(b.strip() for b in blocks if b.strip()))
-
-
-# What JSON leaves raw but YAML must not see raw: line breaks (NEL, LS, PS), the BOM, and characters outside
-# YAML's printable set (DEL, C1 controls, surrogates, U+FFFE/U+FFFF). A raw one makes the block unreadable.
-_YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]")
 
 
 def front_matter(fields: dict[str, str | None]) -> str:
@@ -434,7 +483,6 @@ def front_matter(fields: dict[str, str | None]) -> str:
     for k, v in fields.items():
         if v is None or v == "":
             continue
-        value = _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(str(v), ensure_ascii=False))
-        lines.append(f"{k}: {value}")
+        lines.append(f"{k}: {yaml_string(str(v))}")
     lines.append("---")
     return "\n".join(lines) + "\n\n"

@@ -1,0 +1,123 @@
+"""Readers of the body, used once the root is chosen: bylines and ``<time>`` near the root, the root's
+heading, the article's first paragraph and image.
+
+Body values are taken only inside the chosen root or just before it in the same container, never from a
+card that is another ``<article>``: related-post cards carry their own dates and authors.
+"""
+
+from __future__ import annotations
+
+from ..dom import Document, Element, normalize_space
+from ..rules import BYLINE_TEXT, BYLINE_TOKENS, tokens_of
+from .bylines import clean_byline
+from .dates import normalize_date
+
+# Containers that hold another item's values (a card, a sidebar), unless they also hold the root.
+CARD_TAGS = frozenset({"article", "li", "aside", "nav", "footer"})
+CARD_TOKENS = frozenset(
+    {"related", "card", "teaser", "recirc", "sidebar", "promo", "more", "recommended", "trending"}
+)
+NEAR_LEVELS = 3  # a body value must share an ancestor with the root at most this many levels above it
+MAX_BYLINE_CHARS = 100  # a longer "byline" element is a bio box or a paragraph
+BYLINE_LINE_TAGS = frozenset({"p", "span", "div", "address", "a", "strong", "em", "small"})
+MIN_EXCERPT_CHARS = 40  # a shorter first paragraph is a dateline or a caption, not the lede
+MAX_EXCERPT_CHARS = 200
+
+
+def near_root(el: Element, root: Element | None) -> bool:
+    """Inside the root, or before it inside one of its ancestors, and not inside another article card."""
+    if root is None:
+        return True
+    ancestors_of_el = list(el.ancestors())
+    if root in ancestors_of_el or el is root:
+        return True
+    for a in ancestors_of_el:
+        if a.tag in CARD_TAGS and root not in set(a.iter()):
+            return False
+        if tokens_of(a.get("class") + " " + a.id) & CARD_TOKENS:
+            return False
+    # Must share a near ancestor with the root (same header/container).
+    root_anc = [root, *list(root.ancestors())[:NEAR_LEVELS]]
+    return any(a in ancestors_of_el for a in root_anc if a.tag not in ("body", "html", "#document"))
+
+
+def body_byline(doc: Document, root: Element | None) -> str | None:
+    """A byline element (``rel=author``, ``itemprop=author``, a byline class) near the root, else an
+    unclassed "By A. Writer" line near it."""
+    scope = doc.body
+    for el in scope.iter():
+        if el.tag in ("script", "style", "nav", "footer"):
+            continue
+        toks = tokens_of(el.get("class") + " " + el.id)
+        is_byline = el.get("rel") == "author" or el.get("itemprop") == "author" or bool(toks & BYLINE_TOKENS)
+        if not is_byline:
+            continue
+        text = normalize_space(el.text())
+        if not text or len(text) > MAX_BYLINE_CHARS or not near_root(el, root):
+            continue
+        name_el = next((e for e in el.iter() if e.get("itemprop") == "name"), None)
+        if name_el is not None and normalize_space(name_el.text()):
+            return normalize_space(name_el.text())
+        return clean_byline(text)
+    for el in scope.iter():
+        if el.tag not in BYLINE_LINE_TAGS:
+            continue
+        if any(isinstance(c, Element) and c.tag in ("p", "div") for c in el.children):
+            continue
+        text = normalize_space(el.text())
+        if 4 < len(text) < MAX_BYLINE_CHARS and BYLINE_TEXT.match(text) and near_root(el, root):
+            return clean_byline(text)
+    return None
+
+
+def body_dates(doc: Document, root: Element | None) -> tuple[str | None, str | None]:
+    """(published, modified) from ``<time>`` and ``itemprop=datePublished/dateModified`` near the root; a
+    ``dateModified`` or a time with class ``updated`` is the modification date."""
+    published = modified = None
+    for el in doc.body.iter():
+        if el.tag != "time" and el.get("itemprop") not in ("datePublished", "dateModified"):
+            continue
+        if not near_root(el, root):
+            continue
+        d = normalize_date(el.get("datetime") or el.get("content") or el.text())
+        if not d:
+            continue
+        if el.get("itemprop") == "dateModified" or "updated" in tokens_of(el.get("class")):
+            modified = modified or d
+        else:
+            published = published or d
+    return published, modified
+
+
+def root_heading(root: Element) -> str | None:
+    """The first ``<h1>`` or ``<h2>`` inside the root."""
+    h = next((e for e in root.iter() if e.tag in ("h1", "h2")), None)
+    return (normalize_space(h.text()) or None) if h is not None else None
+
+
+def first_paragraph(content: Element) -> str | None:
+    """The article's first real paragraph, cut at a word near ``MAX_EXCERPT_CHARS``."""
+    p = next(
+        (e for e in content.iter() if e.tag == "p" and len(normalize_space(e.text())) > MIN_EXCERPT_CHARS),
+        None,
+    )
+    if p is None:
+        return None
+    t = normalize_space(p.text())
+    cut = MAX_EXCERPT_CHARS - 3
+    return t if len(t) <= MAX_EXCERPT_CHARS else t[:cut].rsplit(" ", 1)[0] + "…"
+
+
+def first_image(content: Element) -> str | None:
+    """``src`` of the article's first image."""
+    img = next((e for e in content.iter() if e.tag == "img" and e.get("src")), None)
+    return img.get("src") if img is not None else None
+
+
+def root_dir(root: Element | None) -> str | None:
+    """The nearest ``dir`` (rtl/ltr) on the root or its ancestors."""
+    for e in [root, *root.ancestors()] if root is not None else []:
+        d = e.get("dir").lower()
+        if d in ("rtl", "ltr"):
+            return d
+    return None

@@ -1,0 +1,34 @@
+"""Author names from byline text (pure functions)."""
+
+from __future__ import annotations
+
+import re
+
+from ..dom import normalize_space
+from ..rules import BYLINE_TEXT
+from .dates import normalize_date
+
+# Where a byline line stops naming people: " | Staff", " • 5 min read", " on March 5, 2024", "updated ...".
+_TAIL = re.compile(r"\s+[|•·]\s+|\s+(?:on|updated|published)\s+(?=\w+\s+\d)")
+_DIGIT = re.compile(r"\d")
+_EDGE = " ,;:-–—|"  # punctuation left at either end once the tail is gone
+
+
+def clean_byline(text: str) -> str | None:
+    """'By A. Writer, 5 March 2024 | Staff' → 'A. Writer': the prefix, dates and trailing roles go.
+
+    Several authors stay one string (``A. Writer, B. Writer``); a trailing comma part with a date or any
+    digit (``10:00``) is dropped. None when nothing is left.
+    """
+    t = normalize_space(text)
+    m = BYLINE_TEXT.match(t)
+    if m:
+        t = m.group(2)
+    t = _TAIL.split(t, maxsplit=1)[0]
+    parts = [p.strip() for p in t.split(",")]
+    while len(parts) > 1 and (
+        normalize_date(parts[-1]) or normalize_date(", ".join(parts[-2:])) or _DIGIT.search(parts[-1])
+    ):
+        parts.pop()  # "…, 5 March 2024" / "…, March 5, 2024" / "…, 10:00"
+    t = ", ".join(parts).strip(_EDGE)
+    return t or None
