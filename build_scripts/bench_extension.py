@@ -30,7 +30,8 @@ from extension_harness import EXTENSION, FixtureServer, extension_browser, tab_i
 
 ROOT = Path(__file__).resolve().parent.parent
 READABILITY = ROOT / "node_modules" / "@mozilla" / "readability" / "Readability.js"
-CORPUS = Path("/work/shared/benchmarks/scrapinghub/html")
+# the shared benchmark sets sit beside the repository (../shared), as for readwell.bench
+CORPUS = ROOT.parent / "shared" / "benchmarks" / "scrapinghub" / "html"
 
 LONGTASKS = """(() => { window.__rwLong = []; try { new PerformanceObserver((l) => {
   for (const e of l.getEntries()) window.__rwLong.push(e.duration);
