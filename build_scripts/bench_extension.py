@@ -174,8 +174,8 @@ def main(argv=None) -> int:
             if not args.no_page_engine:
                 tid = open_(order[0])
                 sw.evaluate(
-                    "async (t) => chrome.scripting.executeScript({target: {tabId: t}, files: "
-                    "['snapshot.js', 'safe_dom.js', 'reader.js', 'overlay.js', 'content.js']})",
+                    "async (t) => chrome.scripting.executeScript({target: {tabId: t}, files: ['messages.js', "
+                    "'snapshot.js', 'safe_dom.js', 'reader.js', 'overlay.js', 'content.js']})",
                     tid,
                 )
                 pe = sw.evaluate(PAGE_ENGINE, tid)

@@ -51,7 +51,7 @@ writeFileSync(join(tmp, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\
 
 // every file the manifest and pages name must exist
 const must = [manifest.background.service_worker, 'offscreen.html', 'offscreen.js', 'content.js', 'reader.css',
-  'engine/engine.mjs', 'engine/loader.mjs'];
+  'messages.js', 'engine/engine.mjs', 'engine/loader.mjs'];
 for (const f of must) if (!existsSync(join(tmp, f))) fail(`missing ${f}`);
 
 rmSync(OUT, { recursive: true, force: true });

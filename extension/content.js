@@ -8,8 +8,7 @@
   const PY_OPTIONS = ['selector', 'disable', 'front_matter', 'debug', 'min_article_chars', 'char_threshold'];
   const TIMEOUT_MS = 90000;
 
-  const withTimeout = (promise, ms, what) => Promise.race([promise,
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`readwell: ${what} timed out after ${ms} ms`)), ms))]);
+  const { ADDRESSES, listen, send, withTimeout } = RW.messages;
 
   async function siteRoot() {
     try {
@@ -55,16 +54,16 @@
       }
     }
     if (json === null) {
-      const reply = await withTimeout(chrome.runtime.sendMessage({ cmd: 'engine-extract', snapshot: snap.json,
-        options: JSON.stringify(pyOpts) }), TIMEOUT_MS, 'extraction');
-      if (!reply || reply.error) throw new Error((reply && reply.error) || 'no reply from the engine');
+      const reply = await send(ADDRESSES.sw, 'engine-extract', { snapshot: snap.json,
+        options: JSON.stringify(pyOpts) }, { timeoutMs: TIMEOUT_MS });
       json = reply.json;
     }
     return { result: JSON.parse(json), nodes: snap.nodes, snapshotMs: snap.ms, nodeCount: snap.count, engine };
   }
 
   const actions = {
-    save: (format) => chrome.runtime.sendMessage({ cmd: 'save', format }),
+    save: (format) => send(ADDRESSES.sw, 'save', { format }, { timeoutMs: TIMEOUT_MS })
+      .catch((err) => console.warn('readwell:', err.message)),
     overlay: () => toggleOverlay({}),
   };
 
@@ -95,12 +94,7 @@
     close: async () => ({ reader: RW.reader.hide(), overlay: RW.overlay.hide() }),
   };
 
-  chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
-    const h = msg && msg.to === 'content' && handlers[msg.cmd];
-    if (!h) return false;
-    h(msg).then((value) => sendResponse({ value }), (err) => sendResponse({ error: String((err && err.message) || err) }));
-    return true;
-  });
+  listen(ADDRESSES.content, handlers);
 
   RW.content = { extractHere };
 })();

@@ -2,7 +2,7 @@
 // engine for every tab, and builds the self-contained HTML file (it has a DOM; the service worker has not).
 import { load, status } from './engine/engine.mjs';
 
-const RW = globalThis.__readwell;
+const RW = globalThis.__readwell; // safe_dom.js, reader.js and messages.js (offscreen.html loads them first)
 const IMAGE_TIMEOUT_MS = 15000;
 const MAX_EMBED_BYTES = 40 * 1024 * 1024;
 
@@ -104,10 +104,4 @@ const handlers = {
   'build-html': (msg) => buildHtml(msg.result, msg.css, msg.savedAt),
 };
 
-chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
-  const h = msg && msg.target === 'offscreen' && handlers[msg.cmd];
-  if (!h) return false;
-  Promise.resolve().then(() => h(msg)).then((value) => sendResponse({ value }),
-    (err) => sendResponse({ error: String((err && err.stack) || err) }));
-  return true;
-});
+RW.messages.listen(RW.messages.ADDRESSES.offscreen, handlers);
