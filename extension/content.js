@@ -5,7 +5,6 @@
   const RW = (globalThis.__readwell = globalThis.__readwell || {});
   if (RW.content) return;
 
-  const PY_OPTIONS = ['selector', 'disable', 'front_matter', 'debug', 'min_article_chars', 'char_threshold'];
   const TIMEOUT_MS = 90000;
 
   const { ADDRESSES, listen, send, withTimeout } = RW.messages;
@@ -33,32 +32,37 @@
     return pageEngine;
   }
 
-  /** Snapshot the page and run readwell on it. Returns { result, nodes, snapshotMs, engine }. */
+  /** Snapshot the page and run readwell on it. options: readwell's keyword options (the engine keeps the names
+   * readwell defines and drops the rest) plus engine ('page') and useSiteRoot (false). Returns { result, nodes,
+   * stages (readwell's stage names, in order), snapshotMs, nodeCount, engine }. */
   async function extractHere(options = {}) {
-    const pyOpts = { url: location.href };
-    for (const k of PY_OPTIONS) if (options[k] !== undefined && options[k] !== null) pyOpts[k] = options[k];
+    const pyOpts = { ...options, url: location.href };
     if (!pyOpts.selector && options.useSiteRoot !== false) {
       const sel = await siteRoot();
       if (sel) pyOpts.selector = sel;
     }
     const snap = RW.snapshot();
     let json = null;
+    let stages = null;
     let engine = 'offscreen';
     if (options.engine === 'page') {
       try {
         const eng = await loadPageEngine();
-        json = eng.call('extract_snapshot_json', snap.json, JSON.stringify(pyOpts));
+        json = eng.extractSnapshot(snap.json, pyOpts);
+        stages = eng.stages;
         engine = 'page';
       } catch (err) {
         engine = `offscreen (page engine: ${err.message})`;
       }
     }
     if (json === null) {
-      const reply = await send(ADDRESSES.sw, 'engine-extract', { snapshot: snap.json,
-        options: JSON.stringify(pyOpts) }, { timeoutMs: TIMEOUT_MS });
+      const reply = await send(ADDRESSES.sw, 'engine-extract', { snapshot: snap.json, options: pyOpts },
+        { timeoutMs: TIMEOUT_MS });
       json = reply.json;
+      stages = reply.stages;
     }
-    return { result: JSON.parse(json), nodes: snap.nodes, snapshotMs: snap.ms, nodeCount: snap.count, engine };
+    return { result: JSON.parse(json), nodes: snap.nodes, stages, snapshotMs: snap.ms, nodeCount: snap.count,
+      engine };
   }
 
   const actions = {

@@ -12,12 +12,14 @@ const createdAt = Date.now();
 let firstExtractAt = null;
 load().catch((err) => console.warn('readwell: engine pre-load failed (retried on first use):', err && err.message));
 
-async function extract(snapshot, optionsJson) {
+/** options: an object; the engine passes on the keys readwell knows. The stage names come along for the overlay. */
+async function extract(snapshot, options) {
   firstExtractAt ??= Date.now();
   const engine = await load();
   const t0 = performance.now();
-  const json = engine.call('extract_snapshot_json', snapshot, optionsJson);
-  return { json, ms: performance.now() - t0, loadMs: engine.loadMs, fromSnapshot: engine.fromSnapshot };
+  const json = engine.extractSnapshot(snapshot, options);
+  return { json, ms: performance.now() - t0, loadMs: engine.loadMs, fromSnapshot: engine.fromSnapshot,
+    stages: engine.stages };
 }
 
 function blobToDataUrl(blob) {
@@ -101,6 +103,7 @@ const handlers = {
   warm: async () => { const e = await load(); return { loadMs: e.loadMs, fromSnapshot: e.fromSnapshot }; },
   status: async () => ({ ...status(), createdAt, firstExtractAt }),
   extract: (msg) => extract(msg.snapshot, msg.options),
+  stages: async () => (await load()).stages,
   'build-html': (msg) => buildHtml(msg.result, msg.css, msg.savedAt),
 };
 

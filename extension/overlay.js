@@ -77,9 +77,9 @@
     return parts.join(' > ');
   }
 
-  function stageNames(result) {
-    const skip = new Set(['parse', 'readerable', 'pipeline', 'sanitize', 'render', 'total']);
-    const names = Object.keys(result.timings || {}).filter((k) => !skip.has(k));
+  /** The pipeline's stages (from the engine), then any other step that logged removals (e.g. sanitize). */
+  function stageNames(result, stages) {
+    const names = [...(stages || [])];
     for (const r of result.removals || []) if (!names.includes(r.stage)) names.push(r.stage);
     return names;
   }
@@ -232,7 +232,7 @@
     await rerun();
   }
 
-  /** Open the overlay. extract(options) -> { result, nodes }; result is a debug extraction. */
+  /** Open the overlay. extract(options) -> { result, nodes, stages }; result is a debug extraction. */
   async function show(extract, options = {}) {
     hide();
     const host = document.createElement('readwell-overlay');
@@ -254,9 +254,9 @@
       siteRoot: options.selector ? null : ((got.siteRoots || {})[location.host] || null), names: [] };
     const opts = { ...options, debug: true };
     if (state.siteRoot) opts.selector = state.siteRoot;
-    const { result, nodes } = await extract(opts);
+    const { result, nodes, stages } = await extract(opts);
     state.result = result; state.base = result; state.nodes = nodes;
-    state.names = stageNames(result);
+    state.names = stageNames(result, stages);
     document.documentElement.appendChild(host);
     draw();
     return { open: true, found: result.found, removals: (result.removals || []).length,

@@ -170,11 +170,8 @@ async function downloaded(id, ms = 30000) {
     await new Promise((r) => setTimeout(r, 100));
   }
 }
-async function stages() {
-  return ['flatten_shadow', 'resolve_deferred', 'select_root', 'normalize_structures', 'callouts',
-    'remove_hidden_and_tiny_media', 'remove_low_score', 'remove_by_selector', 'remove_by_pattern',
-    'normalize_output', 'resolve_urls'];
-}
+/** readwell's pipeline stage names, in order, as the engine defines them (loads the engine if needed). */
+const stages = () => offscreen('stages');
 /** Load the engine now (benchmarks, tests): { loadMs, fromSnapshot }. */
 const warm = () => offscreen('warm');
 /** Engine state without starting anything: { prewarm: {reason, at}, offscreen, engine: {state, startedAt, ...} }. */
