@@ -13,14 +13,14 @@
     try {
       const got = await chrome.storage.local.get('siteRoots');
       return (got.siteRoots || {})[location.host] || null;
-    } catch (_) { return null; }
+    } catch { return null; }
   }
 
   // Optional: Pyodide in this content script (options.engine === 'page'), used by the benchmark to measure
   // what the page pays for it. Probes WebAssembly first (a strict page CSP blocks it and loadPyodide would hang).
   let pageEngine = null;
   function wasmAllowed() {
-    try { new WebAssembly.Module(Uint8Array.of(0, 97, 115, 109, 1, 0, 0, 0)); return true; } catch (_) { return false; }
+    try { new WebAssembly.Module(Uint8Array.of(0, 97, 115, 109, 1, 0, 0, 0)); return true; } catch { return false; }
   }
   function loadPageEngine() {
     if (!pageEngine) {

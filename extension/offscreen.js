@@ -43,7 +43,7 @@ async function embed(url, budget) {
     budget.left -= blob.size;
     const data = await blobToDataUrl(new Blob([blob], { type }));
     return data.startsWith(`data:${type};`) ? data : null;
-  } catch (_) {
+  } catch {
     return null;
   } finally {
     clearTimeout(timer);

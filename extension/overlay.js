@@ -40,13 +40,13 @@
     let x = r.left, y = r.top;
     // an element inside a same-origin iframe (snapshot.js serializes those): add each frame's viewport offset
     let fe = null;
-    try { fe = el.ownerDocument !== document ? el.ownerDocument.defaultView.frameElement : null; } catch (_) { fe = null; }
+    try { fe = el.ownerDocument !== document ? el.ownerDocument.defaultView.frameElement : null; } catch { fe = null; }
     for (let hops = 0; fe && hops < 4; hops++) {
       const fr = fe.getBoundingClientRect();
       const cs = fe.ownerDocument.defaultView.getComputedStyle(fe);
       x += fr.left + fe.clientLeft + (parseFloat(cs.paddingLeft) || 0);
       y += fr.top + fe.clientTop + (parseFloat(cs.paddingTop) || 0);
-      try { fe = fe.ownerDocument !== document ? fe.ownerDocument.defaultView.frameElement : null; } catch (_) { fe = null; }
+      try { fe = fe.ownerDocument !== document ? fe.ownerDocument.defaultView.frameElement : null; } catch { fe = null; }
     }
     return { x: x + window.scrollX, y: y + window.scrollY, w: r.width, h: r.height };
   }
@@ -105,7 +105,7 @@
       layer.appendChild(box);
     }
     let rootEl = null;
-    try { rootEl = result.root ? document.querySelector(result.root) : null; } catch (_) { rootEl = null; }
+    try { rootEl = result.root ? document.querySelector(result.root) : null; } catch { rootEl = null; }
     if (rootEl) {
       const b = docRect(rootEl);
       const o = mk('div', { class: 'root', 'data-readwell-root': result.root });
