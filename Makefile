@@ -32,6 +32,7 @@ lint:             ## formatting, lint with line length enforced, types of py_cor
 	$(PYTHON) -m ruff format --check py_core tests build_scripts
 	$(PYTHON) -m ruff check py_core tests build_scripts
 	$(PYTHON) -m mypy py_core
+	npm run --silent lint
 
 bench:            ## F1/P/R per set beside the peers, macro-average, ms per page (all five sets in ../shared/benchmarks)
 	$(PYTHON) -m readwell.bench --set all --jobs 2

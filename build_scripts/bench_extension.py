@@ -30,7 +30,8 @@ from extension_harness import EXTENSION, FixtureServer, extension_browser, tab_i
 
 ROOT = Path(__file__).resolve().parent.parent
 READABILITY = ROOT / "node_modules" / "@mozilla" / "readability" / "Readability.js"
-CORPUS = Path("/work/shared/benchmarks/scrapinghub/html")
+# the shared benchmark sets sit beside the repository (../shared), as for readwell.bench
+CORPUS = ROOT.parent / "shared" / "benchmarks" / "scrapinghub" / "html"
 
 LONGTASKS = """(() => { window.__rwLong = []; try { new PerformanceObserver((l) => {
   for (const e of l.getEntries()) window.__rwLong.push(e.duration);
@@ -173,8 +174,8 @@ def main(argv=None) -> int:
             if not args.no_page_engine:
                 tid = open_(order[0])
                 sw.evaluate(
-                    "async (t) => chrome.scripting.executeScript({target: {tabId: t}, files: "
-                    "['snapshot.js', 'safe_dom.js', 'reader.js', 'overlay.js', 'content.js']})",
+                    "async (t) => chrome.scripting.executeScript({target: {tabId: t}, files: ['messages.js', "
+                    "'snapshot.js', 'safe_dom.js', 'reader.js', 'overlay.js', 'content.js']})",
                     tid,
                 )
                 pe = sw.evaluate(PAGE_ENGINE, tid)

@@ -6,7 +6,7 @@
 // Inputs, all pinned: node_modules/pyodide (package-lock.json), the wheels in build_scripts/wheels.lock.json
 // (downloaded from PyPI by pip, sha256-checked), and the readwell wheel built from --source (default: this
 // repository). Output: build/engine/ with the Pyodide runtime, the wheels, our own pyodide-lock.json, a
-// byte-compiled site-packages.zip, a verified memory snapshot, the JS bridge (index.mjs, index.cjs, cli.mjs)
+// byte-compiled site-packages.zip, a verified memory snapshot, the JS bridge (loader.mjs, index.mjs, index.cjs, cli.mjs)
 // and manifest.json (versions and sha256 of every shipped file). Same inputs give the same files (except
 // snapshot.bin, see manifest.snapshot.reproducible). Skips the work when manifest.json's inputs_digest matches.
 import { spawnSync } from 'node:child_process';
@@ -22,7 +22,8 @@ const SOURCE_DATE_EPOCH = '315532800'; // 1980-01-01, the earliest zip date
 
 // Runtime files copied from the npm package (maps, consoles and type files are left out).
 const RUNTIME_FILES = ['pyodide.mjs', 'pyodide.js', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'package.json'];
-const BRIDGE_FILES = ['index.mjs', 'index.cjs', 'cli.mjs'];
+// loader.mjs is the host-independent loading sequence; build_extension.mjs ships it with the extension too.
+const BRIDGE_FILES = ['loader.mjs', 'index.mjs', 'index.cjs', 'cli.mjs'];
 
 function parseArgs(argv) {
   const opts = {

@@ -15,11 +15,11 @@ const OUT = opt('--out', join(ROOT, 'build', 'extension'));
 const SRC = join(ROOT, 'extension');
 
 // extension/ files that belong beside the engine, not at the top level
-const ENGINE_SIDE = new Set(['engine.mjs', 'readwell_live.py']);
+const ENGINE_SIDE = new Set(['engine.mjs']);
 const SKIP = new Set(['README.md']);
 // what the browser needs from build/engine (Node entry points, CLI and loose wheels are not shipped:
-// site-packages.zip already holds every package)
-const ENGINE_FILES = ['manifest.json', 'pyodide-lock.json'];
+// site-packages.zip already holds every package); loader.mjs is the loading sequence engine.mjs shares with Node
+const ENGINE_FILES = ['manifest.json', 'pyodide-lock.json', 'loader.mjs'];
 const PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip'];
 
 function fail(msg) { console.error(`build_extension: ${msg}`); process.exit(1); }
@@ -51,7 +51,7 @@ writeFileSync(join(tmp, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\
 
 // every file the manifest and pages name must exist
 const must = [manifest.background.service_worker, 'offscreen.html', 'offscreen.js', 'content.js', 'reader.css',
-  'engine/engine.mjs', 'engine/readwell_live.py'];
+  'messages.js', 'engine/engine.mjs', 'engine/loader.mjs'];
 for (const f of must) if (!existsSync(join(tmp, f))) fail(`missing ${f}`);
 
 rmSync(OUT, { recursive: true, force: true });

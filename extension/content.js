@@ -5,24 +5,22 @@
   const RW = (globalThis.__readwell = globalThis.__readwell || {});
   if (RW.content) return;
 
-  const PY_OPTIONS = ['selector', 'disable', 'front_matter', 'debug', 'min_article_chars', 'char_threshold'];
   const TIMEOUT_MS = 90000;
 
-  const withTimeout = (promise, ms, what) => Promise.race([promise,
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`readwell: ${what} timed out after ${ms} ms`)), ms))]);
+  const { ADDRESSES, listen, send, withTimeout } = RW.messages;
 
   async function siteRoot() {
     try {
       const got = await chrome.storage.local.get('siteRoots');
       return (got.siteRoots || {})[location.host] || null;
-    } catch (_) { return null; }
+    } catch { return null; }
   }
 
   // Optional: Pyodide in this content script (options.engine === 'page'), used by the benchmark to measure
   // what the page pays for it. Probes WebAssembly first (a strict page CSP blocks it and loadPyodide would hang).
   let pageEngine = null;
   function wasmAllowed() {
-    try { new WebAssembly.Module(Uint8Array.of(0, 97, 115, 109, 1, 0, 0, 0)); return true; } catch (_) { return false; }
+    try { new WebAssembly.Module(Uint8Array.of(0, 97, 115, 109, 1, 0, 0, 0)); return true; } catch { return false; }
   }
   function loadPageEngine() {
     if (!pageEngine) {
@@ -34,37 +32,42 @@
     return pageEngine;
   }
 
-  /** Snapshot the page and run readwell on it. Returns { result, nodes, snapshotMs, engine }. */
+  /** Snapshot the page and run readwell on it. options: readwell's keyword options (the engine keeps the names
+   * readwell defines and drops the rest) plus engine ('page') and useSiteRoot (false). Returns { result, nodes,
+   * stages (readwell's stage names, in order), snapshotMs, nodeCount, engine }. */
   async function extractHere(options = {}) {
-    const pyOpts = { url: location.href };
-    for (const k of PY_OPTIONS) if (options[k] !== undefined && options[k] !== null) pyOpts[k] = options[k];
+    const pyOpts = { ...options, url: location.href };
     if (!pyOpts.selector && options.useSiteRoot !== false) {
       const sel = await siteRoot();
       if (sel) pyOpts.selector = sel;
     }
     const snap = RW.snapshot();
     let json = null;
+    let stages = null;
     let engine = 'offscreen';
     if (options.engine === 'page') {
       try {
         const eng = await loadPageEngine();
-        json = eng.call('extract_snapshot_json', snap.json, JSON.stringify(pyOpts));
+        json = eng.extractSnapshot(snap.json, pyOpts);
+        stages = eng.stages;
         engine = 'page';
       } catch (err) {
         engine = `offscreen (page engine: ${err.message})`;
       }
     }
     if (json === null) {
-      const reply = await withTimeout(chrome.runtime.sendMessage({ cmd: 'engine-extract', snapshot: snap.json,
-        options: JSON.stringify(pyOpts) }), TIMEOUT_MS, 'extraction');
-      if (!reply || reply.error) throw new Error((reply && reply.error) || 'no reply from the engine');
+      const reply = await send(ADDRESSES.sw, 'engine-extract', { snapshot: snap.json, options: pyOpts },
+        { timeoutMs: TIMEOUT_MS });
       json = reply.json;
+      stages = reply.stages;
     }
-    return { result: JSON.parse(json), nodes: snap.nodes, snapshotMs: snap.ms, nodeCount: snap.count, engine };
+    return { result: JSON.parse(json), nodes: snap.nodes, stages, snapshotMs: snap.ms, nodeCount: snap.count,
+      engine };
   }
 
   const actions = {
-    save: (format) => chrome.runtime.sendMessage({ cmd: 'save', format }),
+    save: (format) => send(ADDRESSES.sw, 'save', { format }, { timeoutMs: TIMEOUT_MS })
+      .catch((err) => console.warn('readwell:', err.message)),
     overlay: () => toggleOverlay({}),
   };
 
@@ -95,12 +98,7 @@
     close: async () => ({ reader: RW.reader.hide(), overlay: RW.overlay.hide() }),
   };
 
-  chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
-    const h = msg && msg.to === 'content' && handlers[msg.cmd];
-    if (!h) return false;
-    h(msg).then((value) => sendResponse({ value }), (err) => sendResponse({ error: String((err && err.message) || err) }));
-    return true;
-  });
+  listen(ADDRESSES.content, handlers);
 
   RW.content = { extractHere };
 })();

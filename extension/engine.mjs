@@ -1,14 +1,19 @@
-// The Pyodide engine on the extension's own origin (offscreen document). The same loading sequence as
-// build_scripts/engine_src/index.mjs (snapshot, our lock file, site-packages.zip, readwell_bridge), with
-// fetch() instead of node:fs; file names and snapshot facts come from build/engine/manifest.json, so the
-// engine build stays the single source of truth. Copied into build/extension/engine/ by build_extension.mjs.
-import { loadPyodide, version as pyodideJsVersion } from './pyodide/pyodide.mjs';
+// The Pyodide engine on the extension's own origin (offscreen document; also the benchmark's in-page engine).
+// Loading is the shared sequence of build_scripts/engine_src/loader.mjs (snapshot, our lock file,
+// site-packages.zip, readwell_bridge) with fetch() of extension URLs as its I/O. Copied into
+// build/extension/engine/ beside loader.mjs by build_extension.mjs.
+import { createEngine } from './loader.mjs';
 
 const here = (rel) => new URL(rel, import.meta.url).href;
-const fetchBytes = async (rel) => {
+const fetched = async (rel) => {
   const res = await fetch(here(rel));
   if (!res.ok) throw new Error(`readwell engine: cannot fetch ${rel}: ${res.status}`);
-  return new Uint8Array(await res.arrayBuffer());
+  return res;
+};
+const extensionIo = {
+  url: here,
+  bytes: async (rel) => new Uint8Array(await (await fetched(rel)).arrayBuffer()),
+  text: async (rel) => (await fetched(rel)).text(),
 };
 
 // A load that has not finished by then is given up (the next request starts a new one): nothing waits forever
@@ -19,7 +24,25 @@ let enginePromise = null;
 const state = { state: 'idle', startedAt: null, readyAt: null, loadMs: null, fromSnapshot: null, error: null,
   attempts: 0 };
 
-/** Load (once) and return { fromSnapshot, loadMs, call(name, ...args) }. */
+/** The loaded engine plus what the extension asks of it: the stage and option names readwell defines (read
+ * once from the bridge) and extraction of a live-DOM snapshot with the options readwell knows. */
+async function extensionEngine() {
+  const engine = await createEngine(extensionIo, {
+    stderr: (line) => console.warn('[readwell engine]', line),
+    onSnapshotError: (err) => console.warn('readwell engine: snapshot not used:', err && err.message),
+  });
+  const stages = JSON.parse(engine.call('stages_json'));
+  const optionNames = JSON.parse(engine.call('options_json')).map((o) => o.name); // readwell's options_schema()
+  /** options: any object (url plus readwell's keyword options); other keys (the extension's own) are left out. */
+  const extractSnapshot = (snapshotJson, options = {}) => {
+    const known = { url: options.url };
+    for (const k of optionNames) if (options[k] !== undefined && options[k] !== null) known[k] = options[k];
+    return engine.call('extract_snapshot_json', snapshotJson, JSON.stringify(known));
+  };
+  return { ...engine, stages, optionNames, extractSnapshot };
+}
+
+/** Load (once) and return { fromSnapshot, loadMs, stages, optionNames, extractSnapshot, call(name, ...args) }. */
 export function load() {
   if (!enginePromise) {
     Object.assign(state, { state: 'loading', startedAt: Date.now(), readyAt: null, error: null });
@@ -29,7 +52,7 @@ export function load() {
       timer = setTimeout(() => reject(new Error(`readwell engine: load timed out after ${LOAD_TIMEOUT_MS} ms`)),
         LOAD_TIMEOUT_MS);
     });
-    enginePromise = Promise.race([createEngine(), timeout]).finally(() => clearTimeout(timer));
+    enginePromise = Promise.race([extensionEngine(), timeout]).finally(() => clearTimeout(timer));
     enginePromise.then((e) => Object.assign(state, { state: 'ready', readyAt: Date.now(), loadMs: e.loadMs,
       fromSnapshot: e.fromSnapshot }), (err) => {
       Object.assign(state, { state: 'failed', error: String((err && err.message) || err) });
@@ -41,52 +64,3 @@ export function load() {
 
 /** Where the engine is: { state: idle|loading|ready|failed, startedAt, readyAt (epoch ms), loadMs, ... }. */
 export const status = () => ({ ...state });
-
-/** The wasm module defines its own memory (32 MB at start), so Pyodide's INITIAL_MEMORY hint has no effect and
- * restoring a larger snapshot fails ("offset is out of bounds"): grow the heap through Emscripten (which
- * updates its views) before Pyodide copies the snapshot in. */
-function roomFor(createPyodideModule, bytesNeeded) {
-  return async (settings) => {
-    const mod = await createPyodideModule(settings);
-    if (mod.HEAP8.length < bytesNeeded && !mod._emscripten_resize_heap(bytesNeeded)) {
-      throw new Error(`readwell engine: cannot grow the heap to ${bytesNeeded} bytes for the snapshot`);
-    }
-    return mod;
-  };
-}
-
-async function createEngine() {
-  const t0 = performance.now();
-  const manifest = await (await fetch(here('manifest.json'))).json();
-  const zipPromise = fetchBytes(manifest.site_packages.file);
-  const livePromise = fetch(here('readwell_live.py')).then((r) => r.text());
-  const base = {
-    indexURL: here('pyodide/'),
-    lockFileURL: here('pyodide-lock.json'),
-    stdout: () => {},
-    stderr: (line) => console.warn('[readwell engine]', line),
-  };
-  let pyodide = null;
-  let fromSnapshot = false;
-  if (manifest.snapshot && manifest.snapshot.pyodide_version === pyodideJsVersion) {
-    try {
-      const [snap, asm] = await Promise.all([fetchBytes(manifest.snapshot.file), import('./pyodide/pyodide.asm.mjs')]);
-      pyodide = await loadPyodide({ ...base, _loadSnapshot: snap, createPyodideModule: roomFor(asm.default, snap.length) });
-      fromSnapshot = true;
-    } catch (err) {
-      console.warn('readwell engine: snapshot not used:', err && err.message);
-      pyodide = null;
-    }
-  }
-  if (!pyodide) pyodide = await loadPyodide(base);
-  // A snapshot holds the Python heap, not the file system: unpack always.
-  pyodide.unpackArchive(await zipPromise, 'zip', { extractDir: manifest.site_packages.extract_dir });
-  pyodide.FS.writeFile(`${manifest.site_packages.extract_dir}/readwell_live.py`, await livePromise);
-  const bridge = pyodide.pyimport('readwell_bridge');
-  if (!fromSnapshot) bridge.preload();
-  const live = pyodide.pyimport('readwell_live');
-  const fns = { extract_snapshot_json: live.extract_snapshot_json, versions_json: bridge.versions_json,
-    stages_json: bridge.stages_json };
-  const call = (name, ...args) => fns[name](...args);
-  return { fromSnapshot, loadMs: performance.now() - t0, call, version: manifest.pyodide };
-}

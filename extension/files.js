@@ -7,7 +7,7 @@ const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
 export function safeFilename(title, ext) {
   let name = String(title || '')
     .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g, '')
+    .replace(/[\p{Cc}\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/gu, '') // \p{Cc}: U+0000-001F, U+007F-009F
     .replace(/[<>:"/\\|?*~]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()

@@ -61,9 +61,9 @@ export function imageFileName(url, ext, taken) {
   try {
     const seg = new URL(url).pathname.split('/').filter(Boolean).pop() || '';
     let decoded = seg;
-    try { decoded = decodeURIComponent(seg); } catch (_) { /* keep as is */ }
+    try { decoded = decodeURIComponent(seg); } catch { /* keep as is */ }
     stem = decoded.replace(/\.[A-Za-z0-9]{1,5}$/, '');
-  } catch (_) { /* not a URL */ }
+  } catch { /* not a URL */ }
   stem = stem.normalize('NFKD').replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^[-_]+|[-_]+$/g, '').slice(0, 60)
     .replace(/[-_]+$/, '');
   if (!stem) stem = 'image';

@@ -2,7 +2,7 @@
 // engine for every tab, and builds the self-contained HTML file (it has a DOM; the service worker has not).
 import { load, status } from './engine/engine.mjs';
 
-const RW = globalThis.__readwell;
+const RW = globalThis.__readwell; // safe_dom.js, reader.js and messages.js (offscreen.html loads them first)
 const IMAGE_TIMEOUT_MS = 15000;
 const MAX_EMBED_BYTES = 40 * 1024 * 1024;
 
@@ -12,12 +12,14 @@ const createdAt = Date.now();
 let firstExtractAt = null;
 load().catch((err) => console.warn('readwell: engine pre-load failed (retried on first use):', err && err.message));
 
-async function extract(snapshot, optionsJson) {
+/** options: an object; the engine passes on the keys readwell knows. The stage names come along for the overlay. */
+async function extract(snapshot, options) {
   firstExtractAt ??= Date.now();
   const engine = await load();
   const t0 = performance.now();
-  const json = engine.call('extract_snapshot_json', snapshot, optionsJson);
-  return { json, ms: performance.now() - t0, loadMs: engine.loadMs, fromSnapshot: engine.fromSnapshot };
+  const json = engine.extractSnapshot(snapshot, options);
+  return { json, ms: performance.now() - t0, loadMs: engine.loadMs, fromSnapshot: engine.fromSnapshot,
+    stages: engine.stages };
 }
 
 function blobToDataUrl(blob) {
@@ -41,7 +43,7 @@ async function embed(url, budget) {
     budget.left -= blob.size;
     const data = await blobToDataUrl(new Blob([blob], { type }));
     return data.startsWith(`data:${type};`) ? data : null;
-  } catch (_) {
+  } catch {
     return null;
   } finally {
     clearTimeout(timer);
@@ -101,13 +103,8 @@ const handlers = {
   warm: async () => { const e = await load(); return { loadMs: e.loadMs, fromSnapshot: e.fromSnapshot }; },
   status: async () => ({ ...status(), createdAt, firstExtractAt }),
   extract: (msg) => extract(msg.snapshot, msg.options),
+  stages: async () => (await load()).stages,
   'build-html': (msg) => buildHtml(msg.result, msg.css, msg.savedAt),
 };
 
-chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
-  const h = msg && msg.target === 'offscreen' && handlers[msg.cmd];
-  if (!h) return false;
-  Promise.resolve().then(() => h(msg)).then((value) => sendResponse({ value }),
-    (err) => sendResponse({ error: String((err && err.stack) || err) }));
-  return true;
-});
+RW.messages.listen(RW.messages.ADDRESSES.offscreen, handlers);

@@ -40,13 +40,13 @@
     let x = r.left, y = r.top;
     // an element inside a same-origin iframe (snapshot.js serializes those): add each frame's viewport offset
     let fe = null;
-    try { fe = el.ownerDocument !== document ? el.ownerDocument.defaultView.frameElement : null; } catch (_) { fe = null; }
+    try { fe = el.ownerDocument !== document ? el.ownerDocument.defaultView.frameElement : null; } catch { fe = null; }
     for (let hops = 0; fe && hops < 4; hops++) {
       const fr = fe.getBoundingClientRect();
       const cs = fe.ownerDocument.defaultView.getComputedStyle(fe);
       x += fr.left + fe.clientLeft + (parseFloat(cs.paddingLeft) || 0);
       y += fr.top + fe.clientTop + (parseFloat(cs.paddingTop) || 0);
-      try { fe = fe.ownerDocument !== document ? fe.ownerDocument.defaultView.frameElement : null; } catch (_) { fe = null; }
+      try { fe = fe.ownerDocument !== document ? fe.ownerDocument.defaultView.frameElement : null; } catch { fe = null; }
     }
     return { x: x + window.scrollX, y: y + window.scrollY, w: r.width, h: r.height };
   }
@@ -77,9 +77,9 @@
     return parts.join(' > ');
   }
 
-  function stageNames(result) {
-    const skip = new Set(['parse', 'readerable', 'pipeline', 'sanitize', 'render', 'total']);
-    const names = Object.keys(result.timings || {}).filter((k) => !skip.has(k));
+  /** The pipeline's stages (from the engine), then any other step that logged removals (e.g. sanitize). */
+  function stageNames(result, stages) {
+    const names = [...(stages || [])];
     for (const r of result.removals || []) if (!names.includes(r.stage)) names.push(r.stage);
     return names;
   }
@@ -105,7 +105,7 @@
       layer.appendChild(box);
     }
     let rootEl = null;
-    try { rootEl = result.root ? document.querySelector(result.root) : null; } catch (_) { rootEl = null; }
+    try { rootEl = result.root ? document.querySelector(result.root) : null; } catch { rootEl = null; }
     if (rootEl) {
       const b = docRect(rootEl);
       const o = mk('div', { class: 'root', 'data-readwell-root': result.root });
@@ -232,7 +232,7 @@
     await rerun();
   }
 
-  /** Open the overlay. extract(options) -> { result, nodes }; result is a debug extraction. */
+  /** Open the overlay. extract(options) -> { result, nodes, stages }; result is a debug extraction. */
   async function show(extract, options = {}) {
     hide();
     const host = document.createElement('readwell-overlay');
@@ -254,9 +254,9 @@
       siteRoot: options.selector ? null : ((got.siteRoots || {})[location.host] || null), names: [] };
     const opts = { ...options, debug: true };
     if (state.siteRoot) opts.selector = state.siteRoot;
-    const { result, nodes } = await extract(opts);
+    const { result, nodes, stages } = await extract(opts);
     state.result = result; state.base = result; state.nodes = nodes;
-    state.names = stageNames(result);
+    state.names = stageNames(result, stages);
     document.documentElement.appendChild(host);
     draw();
     return { open: true, found: result.found, removals: (result.removals || []).length,

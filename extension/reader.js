@@ -14,7 +14,7 @@
     try {
       const got = await chrome.storage.local.get('readerPrefs');
       return { ...DEFAULTS, ...(got.readerPrefs || {}) };
-    } catch (_) { return { ...DEFAULTS }; }
+    } catch { return { ...DEFAULTS }; }
   }
   const savePrefs = (prefs) => chrome.storage.local.set({ readerPrefs: prefs }).catch(() => {});
 
@@ -137,7 +137,7 @@
     host.remove();
     host = null;
     if (previousFocus && previousFocus.isConnected && previousFocus.focus) {
-      try { previousFocus.focus({ preventScroll: true }); } catch (_) { /* ignore */ }
+      try { previousFocus.focus({ preventScroll: true }); } catch { /* ignore */ }
     }
     previousFocus = null;
     return true;

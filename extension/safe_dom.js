@@ -22,7 +22,8 @@
     ins: ['cite', 'datetime'], time: ['datetime'], col: ['span'], colgroup: ['span'], details: ['open'],
   };
   const URL_ATTRS = new Set(['href', 'src', 'cite']);
-  const CTRL = /[\u0000-\u0020\u007f-\u009f\u00a0\u1680\u180e\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff]+/g;
+  // \p{Cc} is U+0000-001F and U+007F-009F; with the space and the other blanks a URL parser strips or ignores
+  const CTRL = /[\p{Cc}\u0020\u00a0\u1680\u180e\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff]+/gu;
 
   function safeUrl(value, allowDataImage) {
     const cleaned = value.replace(CTRL, '');

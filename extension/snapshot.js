@@ -25,16 +25,16 @@
       if (globalThis.chrome && chrome.dom && chrome.dom.openOrClosedShadowRoot) {
         return chrome.dom.openOrClosedShadowRoot(el) || null;
       }
-    } catch (_) { /* not a host */ }
+    } catch { /* not a host */ }
     return el.shadowRoot || null;
   }
 
   /** A same-origin http(s) document inside an iframe element, or null. */
   function frameDocument(el) {
     let d = null;
-    try { d = el.contentDocument; } catch (_) { return null; }
+    try { d = el.contentDocument; } catch { return null; }
     if (!d || !d.body || !d.defaultView) return null;
-    try { return /^https?:$/.test(d.location.protocol) ? d : null; } catch (_) { return null; }
+    try { return /^https?:$/.test(d.location.protocol) ? d : null; } catch { return null; }
   }
 
   // frame: { ox, oy, win } — page offset of the frame's viewport and its window (computed style)

@@ -2,13 +2,13 @@
 // document), saving files, and the automation hook `self.readwell`.
 import { addSavedAt, bytesDataUrl, dataUrl, safeFilename } from './files.js';
 import { IMAGE_LIMITS, fetchImage, imageFileName, imageUrls, pool, rewriteImages } from './md_images.js';
+import './messages.js';
 
-const CONTENT_FILES = ['snapshot.js', 'safe_dom.js', 'reader.js', 'overlay.js', 'content.js'];
+const { ADDRESSES, listen, send, withTimeout, errorText } = globalThis.__readwell.messages;
+
+const CONTENT_FILES = ['messages.js', 'snapshot.js', 'safe_dom.js', 'reader.js', 'overlay.js', 'content.js'];
 const ENGINE_TIMEOUT_MS = 90000;
 const OFFSCREEN_CREATE_TIMEOUT_MS = 15000;
-
-const withTimeout = (promise, ms, what) => Promise.race([promise,
-  new Promise((_, reject) => setTimeout(() => reject(new Error(`readwell: ${what} timed out after ${ms} ms`)), ms))]);
 
 // ---- engine (offscreen document) ----
 let offscreenPromise = null;
@@ -29,22 +29,19 @@ function ensureOffscreen() {
   }
   return offscreenPromise;
 }
-async function offscreen(msg, ms = ENGINE_TIMEOUT_MS, retry = true) {
+async function offscreen(cmd, fields = {}, ms = ENGINE_TIMEOUT_MS, retry = true) {
   await withTimeout(ensureOffscreen(), OFFSCREEN_CREATE_TIMEOUT_MS, 'engine document');
-  let reply;
   try {
-    reply = await withTimeout(chrome.runtime.sendMessage({ target: 'offscreen', ...msg }), ms, `engine ${msg.cmd}`);
+    return await send(ADDRESSES.offscreen, cmd, fields, { timeoutMs: ms });
   } catch (err) {
     // the document went away (closed, crashed) since we created it: make a new one, once
-    if (retry && /receiving end does not exist|could not establish connection/i.test(String(err && err.message))) {
+    if (retry && /receiving end does not exist|could not establish connection/i.test(errorText(err))) {
       offscreenPromise = null;
-      return offscreen(msg, ms, false);
+      return offscreen(cmd, fields, ms, false);
     }
+    if (err.noReply) offscreenPromise = null;
     throw err;
   }
-  if (!reply) { offscreenPromise = null; throw new Error('readwell: no reply from the engine document'); }
-  if (reply.error) throw new Error(reply.error);
-  return reply.value;
 }
 
 // Pre-warm: create the engine document (it starts loading Pyodide from the memory snapshot at once) when the
@@ -76,35 +73,31 @@ const readerCss = () => (cssPromise ||= fetch(chrome.runtime.getURL('reader.css'
 // ---- content script ----
 async function ensureContent(tabId) {
   try {
-    const r = await chrome.tabs.sendMessage(tabId, { to: 'content', cmd: 'ping' });
-    if (r && r.value) return;
-  } catch (_) { /* not injected yet */ }
+    if (await send(ADDRESSES.content, 'ping', {}, { tabId, timeoutMs: 10000 })) return;
+  } catch { /* not injected yet */ }
   await chrome.scripting.executeScript({ target: { tabId }, files: CONTENT_FILES });
 }
-async function content(tabId, msg, ms = ENGINE_TIMEOUT_MS + 10000) {
+async function content(tabId, cmd, fields = {}, ms = ENGINE_TIMEOUT_MS + 10000) {
   await ensureContent(tabId);
-  const reply = await withTimeout(chrome.tabs.sendMessage(tabId, { to: 'content', ...msg }), ms, `tab ${msg.cmd}`);
-  if (!reply) throw new Error('readwell: no reply from the page');
-  if (reply.error) throw new Error(reply.error);
-  return reply.value;
+  return send(ADDRESSES.content, cmd, fields, { tabId, timeoutMs: ms });
 }
 
 // ---- the automation hook ----
 /** Extract the tab's article: the CLI's JSON fields (plus removals/timings with {debug: true}). */
 async function extract(tabId, options = {}) {
   ensureOffscreen().catch(() => {}); // start the engine while the page is serialized
-  const { result } = await content(tabId, { cmd: 'extract', options });
+  const { result } = await content(tabId, 'extract', { options });
   return result;
 }
 /** Toggle the reader view; resolves when it is shown (or closed): { open, found, title, ms }. */
 async function reader(tabId, options = {}) {
   ensureOffscreen().catch(() => {});
-  return content(tabId, { cmd: 'reader', css: await readerCss(), options });
+  return content(tabId, 'reader', { css: await readerCss(), options });
 }
 /** Toggle the debug overlay: { open, found, removals, boxes }. */
 async function overlay(tabId, options = {}) {
   ensureOffscreen().catch(() => {});
-  return content(tabId, { cmd: 'overlay', options });
+  return content(tabId, 'overlay', { options });
 }
 /** Save the article: {format: 'markdown'|'html'|'markdown-images'} → { id, filename, bytes } once the file is
  * on disk ('markdown-images' also: images {total, saved, failed, folder, files}). */
@@ -124,7 +117,7 @@ async function save(tabId, { format = 'markdown' } = {}) {
     images = saved.images;
     url = dataUrl(addSavedAt(saved.markdown, savedAt), 'text/markdown');
   } else if (format === 'html') {
-    const built = await offscreen({ cmd: 'build-html', result, css: await readerCss(), savedAt });
+    const built = await offscreen('build-html', { result, css: await readerCss(), savedAt });
     url = dataUrl(built.html, 'text/html');
     filename = safeFilename(result.title, 'html');
   } else {
@@ -177,19 +170,16 @@ async function downloaded(id, ms = 30000) {
     await new Promise((r) => setTimeout(r, 100));
   }
 }
-async function stages() {
-  return ['flatten_shadow', 'resolve_deferred', 'select_root', 'normalize_structures', 'callouts',
-    'remove_hidden_and_tiny_media', 'remove_low_score', 'remove_by_selector', 'remove_by_pattern',
-    'normalize_output', 'resolve_urls'];
-}
+/** readwell's pipeline stage names, in order, as the engine defines them (loads the engine if needed). */
+const stages = () => offscreen('stages');
 /** Load the engine now (benchmarks, tests): { loadMs, fromSnapshot }. */
-const warm = () => offscreen({ cmd: 'warm' });
+const warm = () => offscreen('warm');
 /** Engine state without starting anything: { prewarm: {reason, at}, offscreen, engine: {state, startedAt, ...} }. */
 async function status() {
   if (prewarming) await prewarming; // the document may be being created right now
   const have = await chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] });
   return { prewarm: prewarmed, offscreen: have.length > 0,
-    engine: have.length ? await offscreen({ cmd: 'status' }, 10000) : null };
+    engine: have.length ? await offscreen('status', {}, 10000) : null };
 }
 /** Close the engine document (the next use loads the engine again, cold): benchmarks, tests. */
 async function unload() {
@@ -202,19 +192,12 @@ async function unload() {
 self.readwell = { extract, reader, save, overlay, stages, warm, status, unload };
 
 // ---- messages from content scripts ----
-chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
-  if (!msg || msg.target === 'offscreen' || msg.to === 'content') return false;
-  if (msg.cmd === 'engine-extract') {
-    offscreen({ cmd: 'extract', snapshot: msg.snapshot, options: msg.options })
-      .then((v) => sendResponse({ json: v.json }), (err) => sendResponse({ error: String(err.message || err) }));
-    return true;
-  }
-  if (msg.cmd === 'save' && sender.tab) {
-    save(sender.tab.id, { format: msg.format }).then((v) => sendResponse({ value: v }),
-      (err) => sendResponse({ error: String(err.message || err) }));
-    return true;
-  }
-  return false;
+listen(ADDRESSES.sw, {
+  'engine-extract': (msg) => offscreen('extract', { snapshot: msg.snapshot, options: msg.options }),
+  save: (msg, sender) => {
+    if (!sender.tab) throw new Error('readwell: save is asked from a tab');
+    return save(sender.tab.id, { format: msg.format });
+  },
 });
 
 // ---- user entry points ----

@@ -537,6 +537,24 @@ def test_overlay_stage_switch_shows_gained_text(env):
     call(sw, "overlay", tid)
 
 
+def test_stage_and_option_names_come_from_the_engine(env):
+    """The extension keeps no list of readwell's stages or options: the hook, the overlay's switches and the
+    options passed on all follow what the engine's Python defines."""
+    page, sw = env["page"], env["sw"]
+    names = list(readwell.stage_names())
+    assert sw.evaluate("async () => self.readwell.stages()") == names
+    tid = open_url(env, env["srv"].url("core--news-article-basic.html"))
+    call(sw, "overlay", tid)
+    switches = page.locator("readwell-overlay input[data-stage]").evaluate_all(
+        "(els) => els.map((e) => e.dataset.stage)"
+    )
+    assert switches[: len(names)] == names
+    call(sw, "overlay", tid)
+    # a readwell option reaches Python; a key readwell does not define is left out by the engine, not refused
+    assert call(sw, "extract", tid, {"not_an_option": 1})["found"]
+    assert not call(sw, "extract", tid, {"min_article_chars": 10**9, "not_an_option": 1})["found"]
+
+
 def test_pick_root_is_remembered_for_the_site(env):
     page, sw = env["page"], env["sw"]
     tid = open_url(env, env["srv"].url("core--blog-post-with-sidebar.html"))

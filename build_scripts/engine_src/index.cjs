@@ -20,6 +20,9 @@ async function isProbablyReaderable(html, options) {
 async function stages() {
   return (await engineModule()).stages();
 }
+async function options() {
+  return (await engineModule()).options();
+}
 async function versions() {
   return (await engineModule()).versions();
 }
@@ -27,6 +30,6 @@ async function load(options) {
   return (await engineModule()).load(options);
 }
 
-const readwell = { extract, isProbablyReaderable, stages, versions, load };
+const readwell = { extract, isProbablyReaderable, stages, options, versions, load };
 module.exports = readwell;
 module.exports.default = readwell;

@@ -8,12 +8,20 @@
 // with the same fields as `readwell extract --format json`.
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { loadPyodide, version as pyodideJsVersion } from './pyodide/pyodide.mjs';
+import { createEngine } from './loader.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const path = (rel) => HERE + rel;
-// Pyodide wants plain typed arrays, not Node Buffers.
-const bytes = (buf) => new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+// Node's part of the engine: files from the directory of this module. Pyodide wants plain typed arrays, not
+// Node Buffers.
+const nodeIo = {
+  url: path,
+  bytes: async (rel) => {
+    const buf = await readFile(path(rel));
+    return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  },
+  text: (rel) => readFile(path(rel), 'utf8'),
+};
 
 let enginePromise = null;
 
@@ -25,75 +33,18 @@ let enginePromise = null;
  */
 export function load(options = {}) {
   if (!enginePromise) {
-    enginePromise = createEngine(options);
+    enginePromise = createEngine(nodeIo, {
+      ...options,
+      snapshot: options.snapshot !== false && !process.env.READWELL_ENGINE_NO_SNAPSHOT,
+      onSnapshotError: (err) => {
+        if (process.env.READWELL_ENGINE_DEBUG) console.error(`readwell engine: snapshot not used: ${err.message}`);
+      },
+    });
     enginePromise.catch(() => {
       enginePromise = null;
     });
   }
   return enginePromise;
-}
-
-/** The wasm module defines its own memory (32 MB at start), so Pyodide's INITIAL_MEMORY hint for a snapshot has
- * no effect and restoring a snapshot larger than that fails ("offset is out of bounds"). Grow the heap
- * through Emscripten (views updated) before Pyodide copies the snapshot in. */
-function roomFor(createPyodideModule, bytesNeeded) {
-  return async (settings) => {
-    const mod = await createPyodideModule(settings);
-    if (mod.HEAP8.length < bytesNeeded && !mod._emscripten_resize_heap(bytesNeeded)) {
-      throw new Error(`readwell engine: cannot grow the heap to ${bytesNeeded} bytes for the snapshot`);
-    }
-    return mod;
-  };
-}
-
-async function createEngine(options) {
-  const t0 = performance.now();
-  const manifest = JSON.parse(await readFile(path('manifest.json'), 'utf8'));
-  const zipPromise = readFile(path(manifest.site_packages.file));
-  const base = {
-    indexURL: path('pyodide/'),
-    lockFileURL: path('pyodide-lock.json'),
-    stdout: options.stdout ?? (() => {}),
-    stderr: options.stderr ?? ((line) => console.error(line)),
-  };
-  const wantSnapshot =
-    options.snapshot !== false &&
-    !process.env.READWELL_ENGINE_NO_SNAPSHOT &&
-    manifest.snapshot &&
-    manifest.snapshot.pyodide_version === pyodideJsVersion;
-  let pyodide = null;
-  let fromSnapshot = false;
-  let snapshotError = null;
-  if (wantSnapshot) {
-    try {
-      const snap = await readFile(path(manifest.snapshot.file));
-      const { default: createPyodideModule } = await import(new URL('./pyodide/pyodide.asm.mjs', import.meta.url).href);
-      pyodide = await loadPyodide({ ...base, _loadSnapshot: bytes(snap), createPyodideModule: roomFor(createPyodideModule, snap.length) });
-      fromSnapshot = true;
-    } catch (err) {
-      snapshotError = err;
-      pyodide = null;
-      if (process.env.READWELL_ENGINE_DEBUG) console.error(`readwell engine: snapshot not used: ${err.message}`);
-    }
-  }
-  if (!pyodide) pyodide = await loadPyodide(base);
-  // The snapshot holds the Python heap (modules already imported), not the file system: unpack always.
-  pyodide.unpackArchive(bytes(await zipPromise), 'zip', { extractDir: manifest.site_packages.extract_dir });
-  const bridge = pyodide.pyimport('readwell_bridge');
-  if (!fromSnapshot) bridge.preload();
-  const fns = {};
-  for (const name of ['extract_json', 'readerable_json', 'stages_json', 'versions_json', 'cli_main']) {
-    fns[name] = bridge[name];
-  }
-  const call = (name, ...args) => fns[name](...args);
-  return {
-    pyodide,
-    fromSnapshot,
-    snapshotError,
-    loadMs: performance.now() - t0,
-    manifest,
-    call,
-  };
 }
 
 function optionsJson(options) {
@@ -136,11 +87,17 @@ export async function stages() {
   return JSON.parse(engine.call('stages_json'));
 }
 
+/** The extraction options as the engine's Python defines them: [{ name, type, default, group, help }]. */
+export async function options() {
+  const engine = await load();
+  return JSON.parse(engine.call('options_json'));
+}
+
 /** Versions of Python and the shipped packages inside the engine. */
 export async function versions() {
   const engine = await load();
   return JSON.parse(engine.call('versions_json'));
 }
 
-const readwell = { extract, isProbablyReaderable, stages, versions, load };
+const readwell = { extract, isProbablyReaderable, stages, options, versions, load };
 export default readwell;

@@ -1,4 +1,5 @@
-"""Adapter between the JavaScript bridge (index.mjs / cli.mjs) and readwell, inside Pyodide.
+"""Adapter between the JavaScript hosts (index.mjs / cli.mjs in Node, engine.mjs in the extension) and
+readwell, inside Pyodide: the one bridge every host loads through loader.mjs.
 
 Shipped in build/engine/site-packages.zip next to the readwell wheel's contents; it is part of the Pyodide
 adapter, not of py_core. Everything crosses the JS/Python boundary as JSON text, so callers get plain JS
@@ -69,6 +70,17 @@ def extract_json(html, options_json=None):
     opts = _options(options_json)
     url = opts.pop("url", None)
     result = readwell.extract(html, url=url, **opts)
+    return json.dumps(result.to_dict(), ensure_ascii=False)
+
+
+def extract_snapshot_json(snapshot_json, options_json=None):
+    """The extension's live-DOM snapshot (one JSON string from its content script) through
+    readwell.adapters.from_snapshot (readwell.extract on a dict); the result as the CLI's JSON."""
+    import readwell
+
+    opts = _options(options_json)
+    url = opts.pop("url", None)
+    result = readwell.extract(json.loads(snapshot_json), url=url, **opts)
     return json.dumps(result.to_dict(), ensure_ascii=False)
 
 
