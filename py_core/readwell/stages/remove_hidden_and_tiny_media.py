@@ -26,9 +26,12 @@ def _num(v: str) -> float | None:
 
 
 def _size(el: Element) -> tuple[float | None, float | None]:
-    lay = el.layout
-    if lay and lay.get("w") is not None:
-        return float(lay["w"]), float(lay["h"])
+    """The image's size: declared (``width``/``height`` attributes, inline style) first, then the live box.
+
+    Why declared first: a live page measures a broken or blocked image as the browser's 16×16 placeholder,
+    so a tracking pixel declared ``width="1"`` would look like an icon there and survive, while CPython (no
+    layout) removes it; the author's declared size is the same in every runtime.
+    """
     w, h = _num(el.get("width")), _num(el.get("height"))
     style = el.get("style")
     if style:
@@ -36,6 +39,10 @@ def _size(el: Element) -> tuple[float | None, float | None]:
         mh = re.search(r"(?<![-\w])height\s*:\s*(\d+(?:\.\d+)?)px", style)
         w = float(mw.group(1)) if mw else w
         h = float(mh.group(1)) if mh else h
+    lay = el.layout
+    if lay and lay.get("w") is not None:
+        w = w if w is not None else float(lay["w"])
+        h = h if h is not None else float(lay["h"])
     return w, h
 
 
