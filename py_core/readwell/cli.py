@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any, NoReturn
 
 from . import deadline, diagnose
+from .batch import cli as batch_cli
 from .errors import InputError
 from .extract import extract_document, make_options, timeout_result
 from .fetch import fetch
@@ -55,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_arguments(s)
     render_cli.add_render_command(sub)
+    batch_cli.add_parser(sub)
     return p
 
 
@@ -131,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
             return serve.main(a)
         if a.command == "render":
             return render_cli.cmd_render(a)
+        if a.command == "batch":
+            return batch_cli.cmd_batch(a)
         return cmd_why_missing(a)
     except InputError as exc:
         sys.stderr.write(f"readwell: {exc}\n")
