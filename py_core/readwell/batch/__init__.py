@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import __version__
 from ..errors import InputError
-from ..extract import extract
+from ..extract import extract, make_options
 from ..options import OPTION_NAMES, Options
 from . import decode
 
@@ -70,7 +70,13 @@ def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
     out["disable"] = sorted([disable] if isinstance(disable, str) else disable)
     if not isinstance(out["max_bytes"], int) or out["max_bytes"] <= 0:
         raise InputError(f"max_bytes must be a positive integer, not {out['max_bytes']!r}")
-    extract("", **_extract_options(out))  # the core validates the rest (stage names, deadline)
+    make_options(None, _extract_options(out))  # the core validates the rest (stage names, deadline)
+    if out["deadline_ms"] is not None:  # 10000 and 10000.0 are one setting: one hash
+        out["deadline_ms"] = float(out["deadline_ms"])
+    out["min_article_chars"], out["char_threshold"] = (
+        int(out["min_article_chars"]),
+        int(out["char_threshold"]),
+    )
     return out
 
 

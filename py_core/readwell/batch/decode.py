@@ -14,7 +14,7 @@ from __future__ import annotations
 import codecs
 import re
 
-import webencodings
+import webencodings  # type: ignore[import-untyped]
 
 # A page's own declaration must sit in the first 1024 bytes by the HTML spec; real pages overrun that.
 PRESCAN_BYTES = 4096
@@ -79,17 +79,17 @@ def decode(data: bytes, http_charset: str | None = None) -> tuple[str, str]:
         if data.startswith(bom):
             return data[len(bom) :].decode(name, "replace"), name
     candidates = [codec_name(http_charset), codec_name(declared_in_page(data))]
-    for name in candidates:
-        if name is None:
+    for cand in candidates:
+        if cand is None:
             continue
-        if name.startswith("utf-16"):  # a page that declares UTF-16 in ASCII bytes is not UTF-16
-            name = "utf-8"
+        if cand.startswith("utf-16"):  # a page that declares UTF-16 in ASCII bytes is not UTF-16
+            cand = "utf-8"
         try:
-            return data.decode(name), name
+            return data.decode(cand), cand
         except UnicodeDecodeError:
             continue
-    name = detect(data)
-    return data.decode(name, "replace"), name
+    guess = detect(data)
+    return data.decode(guess, "replace"), guess
 
 
 def binary_kind(data: bytes) -> str | None:

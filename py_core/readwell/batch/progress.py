@@ -27,7 +27,7 @@ class Progress:
         if not enabled:
             return
         try:
-            import tqdm
+            import tqdm  # type: ignore[import-untyped]
         except ImportError:
             return
         tqdm.tqdm.monitor_interval = 0

@@ -216,7 +216,7 @@ def _read_warc_fastwarc(path: str, tally: Tally) -> Iterator[Item]:
 
 def _read_warc_warcio(path: str, tally: Tally) -> Iterator[Item]:
     try:
-        from warcio.archiveiterator import ArchiveIterator
+        from warcio.archiveiterator import ArchiveIterator  # type: ignore[import-untyped]
     except ImportError:
         raise InputError(
             "reading WARC files needs fastwarc or warcio: pip install 'readwell[batch]'"

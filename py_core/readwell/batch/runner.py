@@ -202,7 +202,9 @@ def _drive(
                     seq, next_seq = next_seq, next_seq + 1
                     sizes[seq] = item.nbytes
                     if "read_error" in rec:
-                        done[seq] = empty_record(rec.get("id"), rec.get("url"), "error", rec["read_error"], digest)
+                        done[seq] = empty_record(
+                            rec.get("id"), rec.get("url"), "error", rec["read_error"], digest
+                        )
                     else:
                         w.give(seq, rec)
             emit()

@@ -65,8 +65,8 @@ class ParquetWriter:
 
     def __init__(self, path: str) -> None:
         try:
-            import pyarrow as pa
-            import pyarrow.parquet as pq
+            import pyarrow as pa  # type: ignore[import-untyped]
+            import pyarrow.parquet as pq  # type: ignore[import-untyped]
         except ImportError:
             raise InputError("Parquet output needs pyarrow: pip install pyarrow") from None
         self.pa = pa
