@@ -47,6 +47,21 @@ def sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
+def explain_differences(outs: dict[str, Path]) -> None:
+    """Which records differ between runs, with their statuses (a page near its deadline on a busy machine
+    can be ``timeout`` in one run and ``ok`` in another: the only expected source of difference)."""
+    import json
+
+    runs = {
+        k: [json.loads(line) for line in v.read_text(encoding="utf-8").splitlines()] for k, v in outs.items()
+    }
+    labels = list(runs)
+    for i, recs in enumerate(zip(*runs.values(), strict=True)):
+        if any(r != recs[0] for r in recs[1:]):
+            statuses = ", ".join(f"{lab}={r['status']}" for lab, r in zip(labels, recs, strict=True))
+            print(f"  differs: record {i} {recs[0]['id']}: {statuses}")
+
+
 def rss_mb() -> float:
     with open("/proc/self/statm") as fh:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
@@ -87,7 +102,8 @@ def main() -> None:
             folder = Path(tmp) / "pages"
             unpack(pages, folder)
             n = len(pages)
-            print(f"{n} pages from {CORPUS} ({sum(f.stat().st_size for f in folder.iterdir()) / 2**20:.1f} MB)")
+            mb = sum(f.stat().st_size for f in folder.iterdir()) / 2**20
+            print(f"{n} pages from {CORPUS} ({mb:.1f} MB)")
             rw = [sys.executable, "-m", "readwell.cli", "batch", str(folder), "--no-timings", "--no-progress"]
             outs = {}
             for label, jobs in (("j1", 1), ("j2", 2), ("j2-again", 2)):
@@ -106,6 +122,8 @@ def main() -> None:
             hashes = {k: sha(v) for k, v in outs.items()}
             same = len(set(hashes.values())) == 1
             print(f"outputs byte-identical across -j 1, -j 2 and a second -j 2 run: {same} {hashes}")
+            if not same:
+                explain_differences(outs)
     rss_growth(args.rss_records)
 
 

@@ -138,7 +138,7 @@ def test_ray_executor_on_two_cpus(crawl: Path, tmp_path: Path) -> None:
         RayPipelineExecutor(
             pipeline=[
                 WarcReader(str(crawl), glob_pattern="*.warc.gz"),
-                Readwell(deadline_ms=50),
+                Readwell(timeout=60),
                 JsonlWriter(str(out)),
             ],
             tasks=1,
@@ -148,6 +148,7 @@ def test_ray_executor_on_two_cpus(crawl: Path, tmp_path: Path) -> None:
     finally:
         ray.shutdown()
     docs = read_out(out)
+    assert [d["metadata"]["url"] for d in docs] == [f"https://example.org/{p.stem}" for p in PAGES]
     assert [d["text"] for d in docs] == [
         readwell.extract(p.read_bytes(), url=f"https://example.org/{p.stem}").markdown for p in PAGES
     ]

@@ -14,6 +14,7 @@ import hashlib
 import json
 import time
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import fields
 from typing import Any
 
 from .. import __version__
@@ -57,26 +58,16 @@ def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
     unknown = set(options) - allowed
     if unknown:
         raise InputError(f"unknown option(s): {', '.join(sorted(unknown))}")
-    out: dict[str, Any] = {
-        "deadline_ms": DEFAULT_DEADLINE_MS,
-        "max_bytes": DEFAULT_MAX_BYTES,
-        "selector": None,
-        "disable": [],
-        "front_matter": False,
-        "min_article_chars": Options.min_article_chars,
-    }
-    out.update({k: v for k, v in options.items() if v is not None or k == "deadline_ms"})
-    disable = out["disable"]
-    out["disable"] = sorted([disable] if isinstance(disable, str) else disable)
-    if not isinstance(out["max_bytes"], int) or out["max_bytes"] <= 0:
-        raise InputError(f"max_bytes must be a positive integer, not {out['max_bytes']!r}")
-    make_options(None, _extract_options(out))  # the core validates the rest (stage names, deadline)
-    if out["deadline_ms"] is not None:  # 10000 and 10000.0 are one setting: one hash
-        out["deadline_ms"] = float(out["deadline_ms"])
-    out["min_article_chars"], out["char_threshold"] = (
-        int(out["min_article_chars"]),
-        int(out["char_threshold"]),
-    )
+    given = {k: v for k, v in options.items() if k in OPTION_NAMES}
+    given.setdefault("deadline_ms", DEFAULT_DEADLINE_MS)  # None given: explicitly no deadline
+    opts = make_options(None, given)  # the core validates and coerces (stage names, deadline, numbers)
+    # Every core option (defaults from Options, the single source) in one normal form: one setting, one hash.
+    out: dict[str, Any] = {f.name: getattr(opts, f.name) for f in fields(Options) if f.name in allowed}
+    out["disable"] = sorted(opts.disable)
+    max_bytes = options.get("max_bytes", DEFAULT_MAX_BYTES)
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
+        raise InputError(f"max_bytes must be a positive integer, not {max_bytes!r}")
+    out["max_bytes"] = max_bytes
     return out
 
 

@@ -56,7 +56,7 @@ class Readwell(BaseExtractor):
         self.options = normalize_options(options)
         self.digest = options_hash(self.options)
 
-    def extract(self, text: str, url: str | None = None) -> str:  # type: ignore[override]
+    def extract(self, text: str, url: str | None = None) -> str:
         """The base class's contract: HTML in, extracted text out ("" when there is no article)."""
         rec = self.extract_record(text, url)
         return rec[self.output] if rec["status"] == "ok" else ""

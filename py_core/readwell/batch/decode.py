@@ -14,7 +14,7 @@ from __future__ import annotations
 import codecs
 import re
 
-import webencodings  # type: ignore[import-untyped]
+import webencodings
 
 # A page's own declaration must sit in the first 1024 bytes by the HTML spec; real pages overrun that.
 PRESCAN_BYTES = 4096

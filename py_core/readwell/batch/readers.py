@@ -120,7 +120,7 @@ def _page(f: Path, rec_id: str) -> Item:
 def read_jsonl(path: str) -> Iterator[Item]:
     """One record per line: ``html`` and ``url`` (and optional ``id``, ``charset``, ``date``)."""
     opener = gzip.open if path.lower().endswith(".gz") else open
-    with opener(path, "rb") as fh:  # type: ignore[operator]
+    with opener(path, "rb") as fh:
         for lineno, line in enumerate(fh, 1):
             if not line.strip():
                 continue
