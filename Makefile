@@ -3,7 +3,7 @@ PYTHON ?= python3
 EXAMPLE ?= fixtures/core--news-article-basic.html
 EXAMPLE_URL ?= https://example.org/news/river-health
 
-.PHONY: setup example build test check lint bench bench-blame bench-speed bench-scaling bench-parity bench-engine \
+.PHONY: setup example build test check lint bench bench-blame bench-speed bench-scaling bench-parity bench-batch bench-engine \
 	bench-extension bench-serve fixtures clean
 
 setup:            ## install everything (Debian chromium, pip -e .[test], npm ci); idempotent
@@ -49,6 +49,9 @@ bench-scaling:    ## time each hostile shape at n and 2n and print the ratio (li
 
 bench-parity:     ## share of development-corpus pages with identical text from html5lib and the fast parser
 	$(PYTHON) benchmarks/parity.py
+
+bench-batch:      ## readwell batch pages/s at -j 1/-j 2 vs trafilatura's parallel CLI, byte identity, RSS over 20,000 records
+	$(PYTHON) benchmarks/batch.py
 
 bench-engine:     ## cold start, warm extraction and memory of the engine in Node
 	node build_scripts/bench_engine.mjs

@@ -1,7 +1,8 @@
 """The ``readwell`` command: extract, stages, why-missing, serve, render.
 
 A contract other tools rely on: exit 0 when an article is found, 3 when not (JSON still printed with
-``found: false``), 2 for bad usage or unreadable input with one line on stderr and no traceback.
+``found: false``), 4 when ``--timeout`` passed (JSON printed with ``status: "timeout"``), 2 for bad usage or
+unreadable input with one line on stderr and no traceback.
 """
 
 from __future__ import annotations
@@ -12,16 +13,17 @@ import sys
 from dataclasses import replace
 from typing import Any, NoReturn
 
-from . import diagnose
+from . import deadline, diagnose
+from .batch import cli as batch_cli
 from .errors import InputError
-from .extract import extract_document, make_options
+from .extract import extract_document, make_options, timeout_result
 from .fetch import fetch
 from .options import cli_fields
 from .parse import parse_html, read_file
 from .pipeline import STAGE_NAMES
 from .render import cli as render_cli
 
-EXIT_FOUND, EXIT_ERROR, EXIT_USAGE, EXIT_NOT_FOUND = 0, 1, 2, 3
+EXIT_FOUND, EXIT_ERROR, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_TIMEOUT = 0, 1, 2, 3, 4
 
 
 class _Parser(argparse.ArgumentParser):
@@ -40,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
         e.add_argument("--" + f.name.replace("_", "-"), help=f.metadata["help"], **f.metadata["cli"])
     e.add_argument("-o", "--output", help="write to FILE instead of stdout")
     e.add_argument("--render", action="store_true", help="load SOURCE in headless Chromium first")
-    render_cli.add_render_options(e)
+    render_cli.add_render_options(e)  # includes --timeout MS: the core deadline without --render (exit 4)
     sub.add_parser("stages", help="list the pipeline stages in order")
     w = sub.add_parser("why-missing", help="name the first stage and rule that removed a piece of text")
     w.add_argument("source", help="path, http(s) URL, or - for stdin")
@@ -54,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_arguments(s)
     render_cli.add_render_command(sub)
+    batch_cli.add_parser(sub)
     return p
 
 
@@ -80,10 +83,16 @@ def cmd_extract(a: argparse.Namespace) -> int:
     xopts = {f.name: getattr(a, f.name) for f in cli_fields()}
     if a.render:
         return render_cli.cmd_extract_render(a, render, xopts)
+    if a.timeout is not None:
+        xopts["deadline_ms"] = a.timeout
     opts = make_options(a.url, xopts)
-    doc, url = load_source(a.source, a.url)
-    opts = replace(opts, url=url)
-    result = extract_document(doc, opts)
+    with deadline.started(opts.deadline_ms):  # the parse counts too
+        try:
+            doc, url = load_source(a.source, a.url)
+        except deadline.DeadlineExceeded as exc:
+            result = timeout_result(opts, exc)
+        else:
+            result = extract_document(doc, replace(opts, url=url))
     text = render(result.to_dict(), a.format)
     if a.output:
         try:
@@ -93,6 +102,8 @@ def cmd_extract(a: argparse.Namespace) -> int:
             raise InputError(f"cannot write {a.output}: {exc.strerror or exc}") from None
     else:
         sys.stdout.write(text)
+    if result.timeout:
+        return EXIT_TIMEOUT
     return EXIT_FOUND if result.found else EXIT_NOT_FOUND
 
 
@@ -122,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
             return serve.main(a)
         if a.command == "render":
             return render_cli.cmd_render(a)
+        if a.command == "batch":
+            return batch_cli.cmd_batch(a)
         return cmd_why_missing(a)
     except InputError as exc:
         sys.stderr.write(f"readwell: {exc}\n")

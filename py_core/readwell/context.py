@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import dom
+from . import deadline, dom
 from .dom import Document, Element, Node, Text
 from .metadata import Metadata
 from .options import Options
@@ -113,6 +113,7 @@ class Context:
 
     # --- the one way things disappear -----------------------------------------------------------------
     def _entry(self, node: Node, action: str, kind: str, rule: str, reason: str) -> None:
+        deadline.tick()
         if isinstance(node, Element):
             text = dom.normalize_space(node.text())[:80]
             path = self.path_of(node)
@@ -188,6 +189,7 @@ class Context:
         ``except_kinds`` lifts protection of some normalized kinds (text patterns may remove a credit line
         or a gallery counter inside a figure, never inside code or math).
         """
+        deadline.tick()  # asked of every element by the removal stages' walks
         for e in (el, *el.ancestors()):
             if e.tag in PROTECTED_TAGS or e.ns == "math":
                 return True

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from . import deadline
+
 HTML_NS = "html"
 SVG_NS = "svg"
 MATH_NS = "math"
@@ -127,8 +129,11 @@ class Element(Node):
         """Elements in document order (iterative: safe on deep trees)."""
         stack: list[Element] = [self]
         first = True
+        dl = deadline.current()
         while stack:
             el = stack.pop()
+            if dl is not None:
+                dl.tick()
             if include_self or not first:
                 yield el
             first = False
@@ -137,8 +142,11 @@ class Element(Node):
     def iter_nodes(self) -> Iterator[Node]:
         """All nodes (elements and text) in document order, self first."""
         stack: list[Node] = [self]
+        dl = deadline.current()
         while stack:
             n = stack.pop()
+            if dl is not None:
+                dl.tick()
             yield n
             if isinstance(n, Element):
                 stack.extend(reversed(n.children))

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from . import adapters, metadata
+from . import adapters, deadline, metadata
 from .context import Context, LogEntry, PageMeta
 from .dom import Document, Element, css_path
 from .errors import InputError
@@ -81,10 +81,19 @@ class Result:
     removals: list[LogEntry] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     debug: bool = False
+    timeout: dict[str, Any] | None = None  # set when the deadline passed: stage, elapsed_ms, limit_ms
+
+    @property
+    def status(self) -> str:
+        """The outcome: ok, empty (no article) or timeout; only a timeout puts ``status`` into the JSON."""
+        return "timeout" if self.timeout else ("ok" if self.found else "empty")
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {k: getattr(self, k) for k in JSON_KEYS}
         d["readerable"] = self.readerable.to_dict()
+        if self.timeout:
+            d["status"] = "timeout"
+            d["timeout"] = dict(self.timeout)
         if self.debug:
             d["removals"] = [e.to_dict() for e in self.removals]
             d["timings"] = dict(self.timings)
@@ -109,11 +118,33 @@ def make_options(url: str | None, options: dict[str, Any]) -> Options:
             values[f.name] = _COERCE.get(str(f.type), lambda v: v)(value)
         except (TypeError, ValueError):
             raise InputError(f"option {f.name} must be {f.type}, got {value!r}") from None
+    if "deadline_ms" in values:
+        values["deadline_ms"] = _deadline_ms(values["deadline_ms"])
     opts = Options(url=url, **values)
     bad = [d for d in opts.disable if d not in STAGE_NAMES]
     if bad:
         raise InputError(f"unknown stage(s): {', '.join(bad)}; stages are: {', '.join(STAGE_NAMES)}")
     return opts
+
+
+def _deadline_ms(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+        raise InputError(f"deadline_ms must be a number of milliseconds >= 0, not {value!r}")
+    return float(value)
+
+
+def timeout_result(opts: Options, exc: deadline.DeadlineExceeded) -> Result:
+    """The result of a run stopped by its deadline: no content, the log so far (debug), where it stopped."""
+    info = {"stage": exc.stage, "elapsed_ms": round(exc.elapsed_ms, 3), "limit_ms": exc.limit_ms}
+    return Result(
+        found=False,
+        readerable=Readerable(False, 0.0),
+        url=opts.url,
+        removals=list(exc.log),
+        timings={"total": round(exc.elapsed_ms, 3)},
+        debug=opts.debug,
+        timeout=info,
+    )
 
 
 def load_document(source: Any) -> Document:
@@ -140,10 +171,14 @@ def load_document(source: Any) -> Document:
 def extract(source: Any, url: str | None = None, **options: Any) -> Result:
     """Extract the main content of ``source`` (HTML str/bytes, ``pathlib.Path``, lxml/bs4 tree, snapshot)."""
     opts = make_options(url, options)
-    t0 = time.perf_counter()
-    doc = load_document(source)
-    parse_ms = (time.perf_counter() - t0) * 1000
-    result = extract_document(doc, opts)
+    with deadline.started(opts.deadline_ms):
+        t0 = time.perf_counter()
+        try:
+            doc = load_document(source)
+        except deadline.DeadlineExceeded as exc:
+            return timeout_result(opts, exc)
+        parse_ms = (time.perf_counter() - t0) * 1000
+        result = extract_document(doc, opts)
     if opts.debug:
         result.timings = {"parse": round(parse_ms, 3), **result.timings}
     return result
@@ -187,6 +222,15 @@ def run_pipeline(
 
 
 def extract_document(doc: Document, opts: Options) -> Result:
+    """Run the pipeline on a parsed document under ``opts.deadline_ms`` (kept from ``extract`` if running)."""
+    with deadline.started(opts.deadline_ms):
+        try:
+            return _extract_document(doc, opts)
+        except deadline.DeadlineExceeded as exc:
+            return timeout_result(opts, exc)
+
+
+def _extract_document(doc: Document, opts: Options) -> Result:
     t0 = time.perf_counter()
     ready = readerable_of(doc)
     t_read = time.perf_counter()

@@ -67,6 +67,16 @@ class Options:
         },
     )
 
+    # limits
+    deadline_ms: float | None = field(
+        default=None,
+        metadata={
+            "group": "limits",
+            "help": "milliseconds for parse, pipeline and render, checked inside their loops (works in "
+            "Pyodide); past it the result has status 'timeout' (CLI: --timeout SECONDS)",
+        },
+    )
+
     def __post_init__(self) -> None:
         # One normal form whatever the caller passed: no empty selector, the disabled stages as a tuple.
         object.__setattr__(self, "selector", self.selector or None)

@@ -16,6 +16,7 @@ from typing import Any
 
 import html5lib
 
+from . import deadline
 from .dom import (
     CAP_BLOCKS,
     HTML_NS,
@@ -91,7 +92,10 @@ def limit_markup(data: str | bytes) -> str | bytes:
     depth = 0
     dropped: dict[str, int] = {}
     changed = False
+    dl = deadline.current()
     for m in tag_re.finditer(data):
+        if dl is not None:
+            dl.tick()
         name = m.group(2).decode("ascii", "replace").lower() if is_bytes else m.group(2).lower()
         closing = bool(m.group(1))
         attrs = m.group(3)
@@ -177,15 +181,15 @@ def parse_html(
         kwargs["default_encoding"] = "windows-1252"
         data = limit_markup(data)
         try:
-            etree_root = html5lib.parse(data, treebuilder="etree", **kwargs)
+            etree_root = html5lib.parse(deadline.checked_input(data), treebuilder="etree", **kwargs)
         except LookupError:  # unknown declared encoding: let html5lib sniff
             kwargs.pop("transport_encoding", None)
-            etree_root = html5lib.parse(data, treebuilder="etree", **kwargs)
+            etree_root = html5lib.parse(deadline.checked_input(data), treebuilder="etree", **kwargs)
     else:
         # Lone surrogates cannot come from decoded bytes (a browser never sees them) and cannot be written
         # as UTF-8: replace them as a decoder would.
         data = _SURROGATE.sub("\ufffd", data)
-        etree_root = html5lib.parse(limit_markup(data), treebuilder="etree")
+        etree_root = html5lib.parse(deadline.checked_input(limit_markup(data)), treebuilder="etree")
     return _from_etree(etree_root)
 
 
@@ -218,8 +222,11 @@ def _from_etree(html_el: Any) -> Document:
     """
     doc_root = Element("#document")
     work: list[tuple[Any, ...]] = [("el", html_el, doc_root, 0, None)]
+    dl = deadline.current()
     while work:
         item = work.pop()
+        if dl is not None:
+            dl.tick()
         if item[0] == "text":
             _add_text(item[2], item[1])
             continue

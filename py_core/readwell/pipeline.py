@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 
+from . import deadline
 from .context import Context
 from .stages import (
     callouts,
@@ -72,11 +73,13 @@ def run_stages(
     ``stop_after`` ends early; ``after_stage`` is called after each stage (why-missing checks the text there).
     """
     disabled = set(ctx.options.disable)
+    deadline.watch(ctx)
     for stage in STAGES:
         if stage.name in disabled:
             ctx.timings[stage.name] = 0.0
         else:
             ctx.stage = stage.name
+            deadline.check()
             t0 = time.perf_counter()
             stage.run(ctx)
             ctx.timings[stage.name] = round((time.perf_counter() - t0) * 1000, 3)

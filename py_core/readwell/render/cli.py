@@ -25,7 +25,12 @@ def add_render_options(p: argparse.ArgumentParser) -> None:
     """The settings shared by ``extract --render`` and ``render``."""
     d = RenderOptions()
     g = p.add_argument_group("render mode (headless Chromium)")
-    g.add_argument("--timeout", type=int, default=d.timeout_ms, metavar="MS", help="per page, all included")
+    g.add_argument(
+        "--timeout",
+        type=int,
+        metavar="MS",
+        help=f"per page, all included (render default {d.timeout_ms}; without --render: none)",
+    )
     g.add_argument("--settle-ms", type=int, default=d.settle_ms, metavar="MS", help="quiet window")
     g.add_argument("--max-scroll-steps", type=int, default=d.max_scroll_steps, metavar="N")
     g.add_argument("--no-scroll", action="store_true", help="do not scroll to load lazy content")
@@ -47,7 +52,7 @@ def add_render_command(sub: Any) -> None:
 
 def options_from_args(a: argparse.Namespace) -> RenderOptions:
     return RenderOptions(
-        timeout_ms=a.timeout,
+        timeout_ms=a.timeout if a.timeout is not None else RenderOptions().timeout_ms,
         settle_ms=a.settle_ms,
         max_scroll_steps=a.max_scroll_steps,
         scroll=not a.no_scroll,
