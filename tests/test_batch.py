@@ -284,7 +284,7 @@ def test_timeout_record_in_a_run(tmp_path: Path) -> None:
     (folder / "a-wide.html").write_text(WIDE.replace("</span>", "</span><span>word</span>"))
     (folder / "b-big.html").write_text("<p>" + "x" * 1_200_000 + "</p>")
     out = tmp_path / "out.jsonl"
-    p = batch(str(folder), "-o", str(out), "--timeout", "0.02", "--max-bytes", "1000000")
+    p = batch(str(folder), "-o", str(out), "--timeout", "20", "--max-bytes", "1000000")
     assert p.returncode == 0, p.stderr
     recs = read_jsonl(out)
     assert [r["status"] for r in recs] == ["timeout", "too_large"]

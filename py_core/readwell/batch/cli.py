@@ -21,10 +21,10 @@ def add_parser(sub: Any) -> None:
     b.add_argument("--resume", action="store_true", help="skip ids already in OUT.jsonl and append")
     b.add_argument(
         "--timeout",
-        type=float,
-        default=DEFAULT_DEADLINE_MS / 1000,
-        metavar="SECONDS",
-        help=f"per-page deadline (default {DEFAULT_DEADLINE_MS / 1000:g}; 0 disables it)",
+        type=int,
+        default=DEFAULT_DEADLINE_MS,
+        metavar="MS",
+        help=f"per-page deadline in ms, as for extract (default {DEFAULT_DEADLINE_MS}; 0 disables it)",
     )
     b.add_argument(
         "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="larger pages are too_large (default 10 MB)"
@@ -42,7 +42,7 @@ def cmd_batch(a: argparse.Namespace) -> int:
     from .runner import run
 
     options = {
-        "deadline_ms": a.timeout * 1000 if a.timeout else None,
+        "deadline_ms": a.timeout if a.timeout else None,
         "max_bytes": a.max_bytes,
         "selector": a.selector,
         "disable": a.disable,
