@@ -17,7 +17,6 @@ from urllib.parse import quote
 import localserver
 import pytest
 import readwell
-from readwell import serve_pool
 from readwell.cli import render
 from servelib import Served, descendants, serve
 
@@ -223,8 +222,7 @@ def test_deadline_504_queue_503_and_recovery(tight: Served) -> None:
     status, _, raw = results["slow"]
     assert status == 504 and "deadline" in json.loads(raw)["error"]
     health = tight.json("GET", "/healthz")[1]
-    if not serve_pool.CORE_DEADLINE:  # with the core's deadline_ms the page may stop by itself instead
-        assert health["workers_replaced"] == 1  # the worker was killed and replaced
+    assert health["workers_replaced"] in (0, 1)  # the core's deadline stopped it, or the backstop kill did
     html = (FIXTURES / PAGES[0]).read_bytes()
     status, _, body = tight.request("POST", f"/extract?url={quote(BASE)}", html)
     assert (status, body) == (200, cli_json(html, BASE))  # the replacement serves

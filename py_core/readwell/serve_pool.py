@@ -6,8 +6,8 @@ stopped there, and it would hold its worker until it finished. Here each worker 
 a request that passes its deadline gets its worker killed and replaced, so a hostile page costs at most one
 deadline of CPU.
 
-The core's cooperative ``deadline_ms`` option (being added by another branch) makes the kill a backstop rather
-than the rule: set ``CORE_DEADLINE = True`` when it lands, and the worker passes what is left of the deadline.
+The core's cooperative ``deadline_ms`` option makes the kill a backstop rather than the rule: the worker
+passes what is left of the request's deadline, and the kill comes only ``KILL_GRACE`` after it.
 This module imports no web framework: workers start fast (forkserver, ``readwell`` preloaded).
 """
 
@@ -29,10 +29,6 @@ from .extract import extract_document, make_options
 from .fetch import FETCH_TIMEOUT, FetchFailed, FetchRefused, fetch
 from .parse import parse_html
 
-# True once readwell's deadline_ms option exists (batch branch): the one line to switch. The worker then
-# passes what is left of the request's deadline and answers 504 from the core's Result.timeout; the kill
-# stays as the backstop.
-CORE_DEADLINE = False
 KILL_GRACE = 1.0  # seconds the core gets past the deadline to stop by itself before its worker is killed
 
 
@@ -65,12 +61,9 @@ def run_job(job: Job) -> tuple[int, bytes]:
             doc, url = parse_html(body, encoding), final
         else:
             doc, url = parse_html(job.html, job.encoding), job.url
-        if CORE_DEADLINE:
-            options["deadline_ms"] = max(int((job.seconds - (time.monotonic() - started)) * 1000), 1)
+        options["deadline_ms"] = max(int((job.seconds - (time.monotonic() - started)) * 1000), 1)
         result = extract_document(doc, make_options(url, options))
-        stopped = getattr(
-            result, "timeout", None
-        )  # the core's deadline_ms passed (Result.timeout, once landed)
+        stopped = result.timeout  # the core's deadline_ms passed
         if stopped:
             return error_json(504, f"no answer within the deadline (stopped in {stopped.get('stage')})")
         return 200, render(result.to_dict(), "json").encode()  # strict UTF-8: a lone surrogate is a bug (500)
@@ -164,7 +157,7 @@ class WorkerPool:
         loop = asyncio.get_running_loop()
         try:
             job.seconds = _left(deadline)
-            hard = job.seconds + (KILL_GRACE if CORE_DEADLINE else 0.0)
+            hard = job.seconds + KILL_GRACE
             result = await asyncio.wait_for(loop.run_in_executor(self.threads, worker.roundtrip, job), hard)
         except DeadlinePassed:  # passed before the job was sent: the worker is clean
             raise
