@@ -34,8 +34,9 @@ lint:             ## formatting, lint with line length enforced, types of py_cor
 	$(PYTHON) -m mypy py_core
 	npm run --silent lint
 
-bench:            ## F1/P/R per set beside the peers, macro-average, ms per page (all five sets in ../shared/benchmarks)
+bench:            ## quality (F1/P/R per set beside the peers, macro-average), then speed side by side with the peers
 	$(PYTHON) -m readwell.bench --set all --jobs 2
+	$(MAKE) --no-print-directory bench-speed
 
 bench-blame:      ## loss accounting: lost gold and kept boilerplate by stage and rule, over all sets
 	mkdir -p out
