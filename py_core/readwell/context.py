@@ -95,6 +95,9 @@ class Context:
     meta: PageMeta = field(default_factory=PageMeta)
     protected: dict[int, str] = field(default_factory=dict)  # node id → kind (code, math, figure, ...)
     table_kinds: dict[int, str] = field(default_factory=dict)  # node id → "data" | "layout", once judged
+    # ids of the best-scoring candidate and its ancestors: where scoring found the article's paragraphs. A
+    # removal stage never takes one of them by shape or by name (the root may be wider than this core).
+    core: frozenset[int] = frozenset()
     origin: Document | None = None  # the untouched input: log paths point into it
     _origin_paths: dict[int, Element] | None = None
     _path_cache: dict[int, dict[int, tuple[int, int]]] = field(

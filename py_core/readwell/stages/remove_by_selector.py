@@ -30,8 +30,10 @@ def run(ctx: Context) -> None:
         if ctx.is_protected(el):
             continue
         toks = tokens_of(el.get("class") + " " + el.get("id"))
-        if root_units and stats[el.nid].units > MOST_OF_ROOT_NAMED * root_units and not toks & COMMENT_TOKENS:
-            # A wrapper holding most of the article (ASP.NET's page-wide <form>) is never boilerplate.
+        most = el.nid in ctx.core or (root_units and stats[el.nid].units > MOST_OF_ROOT_NAMED * root_units)
+        if most and not toks & COMMENT_TOKENS:
+            # A wrapper holding most of the article (ASP.NET's page-wide <form>) or the paragraphs scoring
+            # chose (a theme's "widget" column holding the post) is never boilerplate.
             stack.extend(reversed([c for c in el.children if isinstance(c, Element)]))
             continue
         exact = match_exact(el)

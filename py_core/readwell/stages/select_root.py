@@ -396,6 +396,9 @@ def run(ctx: Context) -> None:
         return
     top, sc, joined = find_root(body, ctx)
     stats = sc.stats
+    if sc.scores:
+        best = sc.ranked()[0]
+        ctx.core = frozenset(e.nid for e in (best, *best.ancestors()))
     if top is None:
         ctx.root = None
         return
