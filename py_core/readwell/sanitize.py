@@ -18,6 +18,8 @@ import bleach
 from .context import ALLOWLIST, Context
 from .dom import HTML_NS, Element, Text
 from .render_html import strip_controls
+from .textstats import text_units
+from .thresholds import PROSE_MIN_UNITS
 from .urls import is_safe_url, split_srcset
 
 ALLOWED_TAGS = frozenset(
@@ -148,7 +150,10 @@ def sanitize_tree(ctx: Context, root: Element) -> Element:
     while stack:
         el = stack.pop()
         if el.ns != HTML_NS or el.tag in DROP_TAGS:
-            if el.tag == "math":
+            if el.tag == "form" and el.ns == HTML_NS and _holds_prose(el):
+                unwraps.append(el)  # a page-wide <form> wraps the article: its controls go one by one
+                stack.extend(c for c in el.children if isinstance(c, Element))
+            elif el.tag == "math":
                 unwraps.append(el)  # MathML without a TeX source: its text is the best we can keep
                 stack.extend(c for c in el.children if isinstance(c, Element))
             else:
@@ -184,6 +189,14 @@ def sanitize_tree(ctx: Context, root: Element) -> Element:
     }
     ctx.stage = ""
     return root
+
+
+def _holds_prose(form: Element) -> bool:
+    """A paragraph of real prose inside: the form wraps content (form-based CMSs put the whole page in one
+    ``<form>``), not a comment or search form, whose paragraphs are short labels and notes."""
+    return any(
+        e.tag == "p" and text_units(e.text()) >= PROSE_MIN_UNITS for e in form.iter(include_self=False)
+    )
 
 
 def _bleach_attr(tag: str, name: str, value: str) -> bool:
