@@ -6,6 +6,11 @@ text sits in one container of short blocks. Here text blocks (p, pre, li, blockq
 low link density are grouped by their parent container, and each container's *total* prose counts:
 sqrt(total - 140) summed. Navigation, footers, asides and unlikely class names are skipped, so a page of
 links and four words stays below the threshold.
+
+Two cases Readability's sum misses and the extraction finds (the two verdicts must agree): text written
+directly in a container beside block children (``<div><h1>…</h1>Text…</div>``) counts as a block of that
+container, and one container holding a paragraph of real prose (``ONE_BLOCK_UNITS``) is an article even when
+the square-root sum stays under the threshold.
 """
 
 from __future__ import annotations
@@ -16,10 +21,14 @@ from dataclasses import dataclass
 from .dom import Document, Element, Text
 from .measure import measure
 from .signals import SKIP_TAGS, UNLIKELY_TAGS, is_unlikely
+from .textstats import BLOCK_TAGS, clause_marks, text_units
 
 BLOCKS = frozenset({"p", "pre", "li", "blockquote", "dd", "td", "article", "section", "div"})
 THRESHOLD = 20.0
 MIN_BLOCK_UNITS = 25
+# One container with this much low-link prose is an article by itself (about three sentences: a short news
+# item); Readability's sqrt(total - 140) >= 20 asks for 540 characters in one container.
+ONE_BLOCK_UNITS = 400
 
 
 @dataclass(frozen=True)
@@ -54,9 +63,33 @@ def readerable_of(doc: Document, threshold: float = THRESHOLD) -> Readerable:
                 key = parent.nid if parent is not None else el.nid
                 per_container[key] = per_container.get(key, 0) + int(st.units * (1 - st.link_density))
             continue
+        loose = _loose_text(el)
+        if loose >= MIN_BLOCK_UNITS:
+            per_container[el.nid] = per_container.get(el.nid, 0) + loose
         stack.extend(kids)
     score = sum(math.sqrt(total - 140) for total in per_container.values() if total > 140)
-    return Readerable(score >= threshold, round(score, 2))
+    one_block = max(per_container.values(), default=0) >= ONE_BLOCK_UNITS
+    return Readerable(score >= threshold or one_block, round(score, 2))
+
+
+_NOT_LOOSE = BLOCK_TAGS | SKIP_TAGS | {"a"}
+
+
+def _loose_text(el: Element) -> int:
+    """Units of sentence text written directly in a container that also holds blocks (links not counted)."""
+    parts: list[str] = []
+    for c in el.children:
+        if isinstance(c, Text):
+            parts.append(c.data)
+        elif (
+            isinstance(c, Element)
+            and c.tag not in _NOT_LOOSE
+            and not any(e.tag in _NOT_LOOSE for e in c.iter(include_self=False))
+        ):
+            parts.append(c.text())
+    text = " ".join(parts)
+    units = text_units(text)
+    return units if units and clause_marks(text) >= 1 else 0
 
 
 def _is_text_block(el: Element) -> bool:
