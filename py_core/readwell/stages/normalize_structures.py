@@ -134,7 +134,10 @@ def normalize_code(ctx: Context, root: Element) -> None:
         )
         if code_cell is None:
             continue
-        pre = _make_pre(ctx, _code_text(code_cell), code_language(t))
+        # the language sits on the <code> inside the cell (the most specific) or on the table's wrapper
+        inner = (code_language(e) for e in code_cell.iter() if e.tag in ("pre", "code"))
+        lang = next((x for x in inner if x), "") or code_language(t)
+        pre = _make_pre(ctx, _code_text(code_cell), lang)
         ctx.replace(
             t, pre, STRUCTURE, "code-gutter-table", "line-number gutter dropped; code kept as one block"
         )
