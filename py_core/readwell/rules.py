@@ -18,13 +18,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from .dom import Element
+from .dom import Element, Text
 from .measure import Stat
 from .selectors import Pred, compile_selector
-from .textstats import text_units
+from .textstats import BLOCK_TAGS, text_units
 from .thresholds import (
     BIO_BOX_MAX_UNITS,
     ICON_MAX,
+    PHRASE_CONTEXT_MARKS,
+    PHRASE_CONTEXT_UNITS,
     PIXEL_MAX,
     PROSE_MAX_LINK_DENSITY,
     PROSE_MIN_MARKS,
@@ -144,6 +146,78 @@ def _unless_title_block_or_prose(el: Element, st: Stat) -> bool:
     if el.tag not in ("header", "footer", "div", "section", "aside"):
         return True
     return reads_as_prose(st) or bool(st.headings and el.find("h1") is not None)
+
+
+INLINE_TAGS = frozenset(
+    "a abbr b bdi cite code dfn em font i kbd mark q s samp small span strong sub sup time u var".split()
+)
+
+
+# Commas and sentence ends of any script; not colons (times and labels: "Posted 10:25am by").
+_SENTENCE_MARK = re.compile(r"[,،、，;；]|[.!?。！？](?=\s|$)|[。！？]")
+
+
+def phrase_in_prose(el: Element) -> bool:
+    """An inline element inside a sentence: its line (in the nearest block, one holding no further blocks;
+    lines end at ``<br>``) has sentence text of its own outside links and ``el``.
+
+    Class/id token rules are written for blocks (an overlay, a share bar); on a phrase in the middle of a
+    sentence (``<a class="popup">the full report</a>``) removing the phrase breaks the sentence. A share row
+    of links or a lone "Subscribe" span has no such text around it and still goes.
+    """
+    if el.tag not in INLINE_TAGS or _contact_link(el):
+        return False
+    block = el.parent
+    while block is not None and block.tag in INLINE_TAGS:
+        block = block.parent
+    if block is None or any(e.tag in BLOCK_TAGS for e in block.iter(include_self=False)):
+        return False  # a container of blocks, not a paragraph: its other text is not this phrase's sentence
+    before, after = _line_around(el, block)
+    if not after.strip() and before.rstrip().endswith((".", "!", "?", "。", "！", "？")):
+        return False  # after the last sentence of the line: an appended "Continued..." link, not a phrase
+    text = before + " " + after
+    units = text_units(text)
+    return (
+        units >= PHRASE_CONTEXT_UNITS
+        and len(_SENTENCE_MARK.findall(text)) >= PHRASE_CONTEXT_MARKS
+        and text_units(el.text()) <= units  # a phrase, not a hover card or link list beside a short line
+        and el.find("img") is None
+    )
+
+
+def _contact_link(el: Element) -> bool:
+    """A ``mailto:`` link is contact data, which the author-contact rule treats as boilerplate too."""
+    links = [el] if el.tag == "a" else [a for a in el.iter(include_self=False) if a.tag == "a"]
+    return any(a.get("href").strip().lower().startswith("mailto:") for a in links)
+
+
+def _line_around(el: Element, block: Element) -> tuple[str, str]:
+    """The text before and after ``el`` on its line in ``block`` (lines end at ``<br>``), outside links."""
+    before: list[str] = []
+    after: list[str] = []
+    line = before
+    for n in block.iter_nodes():
+        if isinstance(n, Element):
+            if n is el:
+                line = after
+            elif n.tag == "br" and not any(a is el for a in n.ancestors()):
+                if line is after:
+                    break
+                before.clear()
+            continue
+        if isinstance(n, Text) and n.data.strip() and not _inside_link_or(n, el, block):
+            line.append(n.data)
+    return " ".join(before), " ".join(after)
+
+
+def _inside_link_or(n: Text, el: Element, block: Element) -> bool:
+    """``n`` sits in ``el`` or in a link, below ``block``."""
+    for a in n.ancestors():
+        if a is block:
+            return False
+        if a is el or a.tag == "a":
+            return True
+    return False
 
 
 # --- remove_by_selector ----------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from .rules import (
     UNLIKELY_ROLES,
     UNLIKELY_TOKENS,
     Rule,
+    phrase_in_prose,
     tokens_of,
 )
 from .selectors import Pred
@@ -124,12 +125,17 @@ def match_exact(el: Element) -> Rule[Pred] | None:
     return next((r for r in EXACT_RULES if r.match(el)), None)
 
 
+_PARTIAL_TOKENS = frozenset().union(*(r.match for r in PARTIAL_RULES))
+
+
 def match_partial(el: Element, st: Stat) -> Rule[frozenset[str]] | None:
     """The first class/id token rule matching ``el`` whose guard does not spare it."""
     value = f"{el.get('class')} {el.get('id')}".strip()
     if not value:
         return None
     toks = tokens_of(value)
+    if not toks & _PARTIAL_TOKENS or phrase_in_prose(el):
+        return None  # a phrase in a sentence is the sentence's, whatever its class says
     for rule in PARTIAL_RULES:
         if toks & rule.match and (rule.guard is None or not rule.guard(el, st)):
             return rule

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..context import SCORE, Context
 from ..dom import Element, normalize_space
 from ..measure import Stat, measure
-from ..rules import PROMO_TEXT, reads_as_prose
+from ..rules import PROMO_TEXT, phrase_in_prose, reads_as_prose
 from ..signals import class_weight, match_exact, match_partial
 from ..textstats import led_by_link
 from ..thresholds import MOST_OF_ROOT_SHAPE
@@ -134,6 +134,8 @@ def run(ctx: Context) -> None:
         st = stats[el.nid]
         if names_boilerplate(el, st):
             continue  # named by class/id or tag: remove_by_selector removes it and logs the exact rule
+        if st.units and phrase_in_prose(el):
+            continue  # a linked phrase inside a sentence (<span><a>…</a></span>) is the sentence's words
         why = verdict(el, st, root_units) or (
             teaser_group(el, stats) if st.units / max(root_units, 1) < 0.4 else None
         )
