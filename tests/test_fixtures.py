@@ -226,3 +226,12 @@ def test_misnested_fixture_keeps_words_apart() -> None:
     """Paragraph boundaries in the 20-level misnested fixture at least keep a space between sentences."""
     text = fixture_result("broken--misnested-20-levels").text
     assert "later.Centring" not in text and "wobble.Pots" not in text
+
+
+def test_mathml_without_tex_is_kept() -> None:
+    """A formula without a TeX source stays MathML in HTML; its symbols stay in the text (were dropped)."""
+    r = fixture_result("stage-normalize_structures--mathml-without-tex")
+    assert "<math>" in r.content_html and '<math display="block">' in r.content_html
+    assert "<mfrac> <mn>2</mn> <mn>3</mn> </mfrac>" in r.content_html
+    assert "The volume is V = π r 2 d , where r" in r.text
+    assert "V pond ≈ 2 3 V" in r.text

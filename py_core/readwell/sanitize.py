@@ -7,6 +7,13 @@ control characters are removed from text and attribute values (``render_html.str
 unknown ones are unwrapped (logged). Foreign content (SVG, MathML) never reaches the output, so a browser's
 re-parse cannot create an element this pass did not see. bleach runs last on the serialized HTML with the
 same allow-lists: the final defence, never the only one.
+
+MathML is the one foreign content kept (a formula without a TeX source has no other faithful form): a
+``<math>`` keeps only presentation-MathML elements (``MATHML_TAGS``) with a few layout attributes
+(``MATHML_ATTRS``, no ``href``, no ``xlink:*``); token elements (``mi mn mo ms mtext``) keep text only;
+annotations, ``mglyph``/``malignmark`` and every element that is not MathML are dropped or unwrapped. A
+browser re-parsing the output therefore meets no HTML tag inside foreign content and no element in a text
+integration point, which is where mutation XSS lives (``tests/security`` re-parses every output).
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ import re
 import bleach
 
 from .context import ALLOWLIST, Context
-from .dom import HTML_NS, Element, Text
+from .dom import HTML_NS, MATH_NS, Element, Text
 from .render_html import strip_controls
 from .textstats import text_units
 from .thresholds import PROSE_MIN_UNITS
@@ -27,10 +34,26 @@ ALLOWED_TAGS = frozenset(
     figcaption figure h1 h2 h3 h4 h5 h6 hr i img ins kbd li mark ol p picture pre q s samp small source
     span strong sub summary sup table tbody td tfoot th thead time tr u ul var wbr""".split()
 )
+# Presentation MathML kept inside <math> (MathML Core plus the common MathML 3 layout elements). Not here, so
+# unwrapped: maction (interactive), semantics (a wrapper), unknown elements. Dropped: MATHML_DROP.
+MATHML_TAGS = frozenset(
+    """math mi mn mo ms mtext mspace mrow mfrac msqrt mroot mstyle merror mpadded mphantom mfenced menclose
+    msub msup msubsup munder mover munderover mmultiscripts mprescripts none
+    mtable mtr mtd mlabeledtr""".split()
+)
+MATHML_TOKENS = frozenset({"mi", "mn", "mo", "ms", "mtext"})  # text integration points: text only
+# Never shown (annotations; annotation-xml is an HTML integration point) or loading resources (mglyph src).
+MATHML_DROP = frozenset({"annotation", "annotation-xml", "mglyph", "malignmark"})
+MATHML_ATTRS = frozenset(
+    """display mathvariant displaystyle scriptlevel stretchy fence separator separators accent accentunder
+    linethickness lspace rspace notation columnalign rowalign columnspan rowspan width height depth form
+    largeop movablelimits symmetric minsize maxsize open close""".split()
+)
+_MATHML_VALUE = re.compile(r"^[\w\s.%+-]{0,40}$")
 # Removed with everything inside: executable, resource-loading, interactive or never-rendered content.
 DROP_TAGS = frozenset(
     """script style iframe object embed base meta form link frame frameset noscript template applet input
-    button select textarea option optgroup svg math canvas dialog head title noembed noframes xmp plaintext
+    button select textarea option optgroup svg canvas dialog head title noembed noframes xmp plaintext
     param portal fencedframe audio video track map area""".split()
 )
 GLOBAL_ATTRS = frozenset(
@@ -107,6 +130,8 @@ MAX_TEXT_ATTR = 1000
 
 def clean_attr(tag: str, name: str, value: str) -> str | None:
     """The value to keep for ``name`` on ``tag``, or None to drop it. Shared with the bleach pass."""
+    if tag in MATHML_TAGS and name in MATHML_ATTRS:
+        return value.strip() if _MATHML_VALUE.match(value) else None
     if name not in GLOBAL_ATTRS and name not in TAG_ATTRS.get(tag, ()):
         return None
     if name.startswith("on") or name in ("style", "srcdoc"):
@@ -146,15 +171,17 @@ def sanitize_tree(ctx: Context, root: Element) -> Element:
     # Collect first, then act: removal and unwrapping change what a walk would see.
     drops: list[Element] = []
     unwraps: list[Element] = []
+    maths: list[Element] = []
     stack = [c for c in root.children if isinstance(c, Element)]
     while stack:
         el = stack.pop()
+        if el.ns == MATH_NS and el.tag == "math":
+            _clean_math(el, drops, unwraps)  # MathML without a TeX source: kept as MathML
+            maths.append(el)
+            continue
         if el.ns != HTML_NS or el.tag in DROP_TAGS:
             if el.tag == "form" and el.ns == HTML_NS and _holds_prose(el):
                 unwraps.append(el)  # a page-wide <form> wraps the article: its controls go one by one
-                stack.extend(c for c in el.children if isinstance(c, Element))
-            elif el.tag == "math":
-                unwraps.append(el)  # MathML without a TeX source: its text is the best we can keep
                 stack.extend(c for c in el.children if isinstance(c, Element))
             else:
                 drops.append(el)
@@ -172,6 +199,9 @@ def sanitize_tree(ctx: Context, root: Element) -> Element:
     for el in reversed(unwraps):
         if el.parent is not None:
             ctx.unwrap(el, ALLOWLIST, el.tag, "element not on the output allow-list; content kept")
+    for el in maths:
+        if el.parent is not None and not el.text().strip():
+            ctx.remove(el, ALLOWLIST, "math", "MathML with no text left after cleaning")
     for el in root.iter(include_self=False):
         new: dict[str, str] = {}
         for k, v in el.attrs.items():
@@ -199,12 +229,29 @@ def _holds_prose(form: Element) -> bool:
     )
 
 
+def _clean_math(math: Element, drops: list[Element], unwraps: list[Element]) -> None:
+    """Sort a <math> subtree into kept MathML, dropped and unwrapped elements (see the module docstring)."""
+    stack: list[tuple[Element, bool]] = [(c, False) for c in math.children if isinstance(c, Element)]
+    while stack:
+        el, in_token = stack.pop()
+        if (el.ns == MATH_NS and el.tag in MATHML_DROP) or (el.ns == HTML_NS and el.tag in DROP_TAGS):
+            drops.append(el)
+            continue
+        if el.ns not in (MATH_NS, HTML_NS):
+            drops.append(el)  # SVG inside MathML
+            continue
+        if in_token or el.ns != MATH_NS or el.tag not in MATHML_TAGS or el.tag == "math":
+            unwraps.append(el)  # its text stays; the element would re-parse differently or is not MathML
+        token = in_token or (el.ns == MATH_NS and el.tag in MATHML_TOKENS)
+        stack.extend((c, token) for c in el.children if isinstance(c, Element))
+
+
 def _bleach_attr(tag: str, name: str, value: str) -> bool:
     return clean_attr(tag, name, value) is not None
 
 
 _CLEANER = bleach.sanitizer.Cleaner(
-    tags=ALLOWED_TAGS,
+    tags=ALLOWED_TAGS | MATHML_TAGS,
     attributes=_bleach_attr,
     protocols={"http", "https", "mailto", "data"},
     strip=True,

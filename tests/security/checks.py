@@ -16,15 +16,18 @@ from urllib.parse import unquote
 
 from readwell import extract
 from readwell.cli import render as cli_render
-from readwell.dom import HTML_NS, Element, Text
+from readwell.dom import HTML_NS, MATH_NS, Element, Text
 from readwell.parse import parse_html
 from readwell.render_html import escape_attr, escape_text, serialize
-from readwell.sanitize import ALLOWED_TAGS, bleach_final, clean_attr
+from readwell.sanitize import ALLOWED_TAGS, MATHML_TAGS, bleach_final, clean_attr
 
 from .article import PAGE_URL
 from .reference import (
     CONTROL,
     MARKER,
+    MATHML_NEVER_ATTRS,
+    MATHML_NEVER_ELEMENTS,
+    MATHML_TEXT_ONLY,
     NEVER_ATTRS,
     NEVER_ELEMENTS,
     SRCSET_DESCRIPTOR,
@@ -76,9 +79,13 @@ def check_element_policy(root: Element, where: str = "content_html") -> None:
     """Every element and attribute under ``root`` is on the sanitizer's allow-list with a value it would keep,
     and breaks none of the design's independent rules."""
     for el in _elements(root):
-        assert el.ns == HTML_NS, f"{where}: foreign element {el.ns}:{el.tag}"
-        assert el.tag in ALLOWED_TAGS, f"{where}: element <{el.tag}> is not on the allow-list"
-        assert el.tag not in NEVER_ELEMENTS, f"{where}: <{el.tag}> must never reach the output"
+        if el.ns == MATH_NS:
+            check_mathml(el, where)
+        else:
+            assert el.ns == HTML_NS, f"{where}: foreign element {el.ns}:{el.tag}"
+            assert el.tag in ALLOWED_TAGS, f"{where}: element <{el.tag}> is not on the allow-list"
+            assert el.tag not in NEVER_ELEMENTS, f"{where}: <{el.tag}> must never reach the output"
+            assert not any(a.ns == MATH_NS for a in el.ancestors()), f"{where}: HTML <{el.tag}> inside <math>"
         for name, value in el.attrs.items():
             assert not name.startswith("on"), f"{where}: event handler {name} on <{el.tag}>"
             assert name not in NEVER_ATTRS, f"{where}: attribute {name} on <{el.tag}>"
@@ -98,6 +105,21 @@ def check_element_policy(root: Element, where: str = "content_html") -> None:
     for n in root.iter_nodes():
         if isinstance(n, Text):
             assert not CONTROL.search(n.data), f"{where}: control character in text {n.data[:40]!r}"
+
+
+def check_mathml(el: Element, where: str) -> None:
+    """A MathML element: presentation markup on the allow-list, none of the reference's never-elements, no
+    element inside a token element, no link attribute, and a <math> root only directly in HTML."""
+    assert el.tag in MATHML_TAGS, f"{where}: MathML <{el.tag}> is not on the allow-list"
+    assert el.tag not in MATHML_NEVER_ELEMENTS, f"{where}: MathML <{el.tag}> must never reach the output"
+    parent = el.parent
+    if el.tag == "math":
+        assert parent is None or parent.ns == HTML_NS, f"{where}: <math> nested in foreign content"
+    else:
+        assert parent is not None and parent.ns == MATH_NS, f"{where}: MathML <{el.tag}> outside <math>"
+        assert parent.tag not in MATHML_TEXT_ONLY, f"{where}: <{el.tag}> inside token <{parent.tag}>"
+    for name in el.attrs:
+        assert name.lower() not in MATHML_NEVER_ATTRS, f"{where}: {name} on MathML <{el.tag}>"
 
 
 def assert_reparse_stable(html: str, seen: Element | None = None) -> Element:

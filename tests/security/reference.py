@@ -16,10 +16,18 @@ import re
 MARKER = "xss-"
 TRAP_HOST = "trap.example"
 NEVER_ELEMENTS = frozenset(
-    "script style iframe object embed base meta form link frame frameset noscript template svg math applet "
+    "script style iframe object embed base meta form link frame frameset noscript template svg applet "
     "input button select textarea portal fencedframe audio video canvas dialog title xmp plaintext noembed "
     "noframes param".split()
 )
+# MathML is the one foreign content allowed, as presentation markup only. Never: annotations (annotation-xml
+# is an HTML integration point), mglyph/malignmark (the parser's exceptions inside text integration points,
+# the mutation-XSS vectors), maction (interactive). Never an HTML element inside <math> (a browser's parser
+# breaks out of foreign content at one) and never an element inside a token element (mi mn mo ms mtext are
+# text integration points: a start tag there is parsed as HTML). No link attributes on any MathML element.
+MATHML_NEVER_ELEMENTS = frozenset({"annotation", "annotation-xml", "mglyph", "malignmark", "maction"})
+MATHML_TEXT_ONLY = frozenset({"mi", "mn", "mo", "ms", "mtext"})
+MATHML_NEVER_ATTRS = frozenset({"href", "src", "definitionurl", "xlink:href", "xmlns:xlink", "style"})
 NEVER_ATTRS = frozenset(
     {
         "style",

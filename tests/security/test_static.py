@@ -269,7 +269,7 @@ def test_security_md_lists_the_allow_lists() -> None:
     """SECURITY.md's allow-lists are the code's (docs that drift from the code are worse than none)."""
     import re
 
-    from readwell.sanitize import ALLOWED_TAGS, DROP_TAGS, GLOBAL_ATTRS
+    from readwell.sanitize import ALLOWED_TAGS, DROP_TAGS, GLOBAL_ATTRS, MATHML_ATTRS, MATHML_TAGS
 
     doc = (fixturelib.ROOT / "SECURITY.md").read_text(encoding="utf-8")
 
@@ -281,6 +281,8 @@ def test_security_md_lists_the_allow_lists() -> None:
     assert listed("- Elements kept:") == set(ALLOWED_TAGS)
     assert listed("- Elements removed with their content") == set(DROP_TAGS)
     assert listed("- Attributes on every element:") == set(GLOBAL_ATTRS)
+    assert listed("- MathML elements kept inside") == set(MATHML_TAGS)
+    assert listed("- MathML attributes") == set(MATHML_ATTRS)
 
 
 def test_bleach_linear_walker_matches_stock() -> None:
