@@ -110,7 +110,7 @@ def run(ctx: Context) -> None:
     root = ctx.root or ctx.doc.body
     found: list[tuple[Element, str, str]] = []
     byline = ctx.meta.byline
-    seen: dict[str, int] = {}
+    seen: dict[str, Element] = {}
     stack = [c for c in root.children if isinstance(c, Element)]
     stack.reverse()
     while stack:
@@ -136,14 +136,14 @@ def run(ctx: Context) -> None:
                     found.append((el, "byline-or-date-line", meta_line))
                     continue
                 if len(text) >= 40 and el.tag in ("p", "figcaption", "div") and _is_leaf_block(el):
-                    parent_id = el.parent.nid if el.parent is not None else -1
-                    if text in seen and seen[text] != parent_id:
+                    first = seen.get(text)
+                    if first is not None and first.parent is not el.parent and not same_item_slot(first, el):
                         # a slideshow repeats captions in separate slides; identical steps in one list stay
                         found.append(
                             (el, "repeated-block", "the same text already appears earlier in the article")
                         )
                         continue
-                    seen.setdefault(text, parent_id)
+                    seen.setdefault(text, el)
         stack.extend(reversed([c for c in el.children if isinstance(c, Element)]))
     for el, pattern, reason in found:
         ctx.remove(el, TEXT, pattern, reason)
@@ -195,6 +195,27 @@ def all_caps_link_line(el: Element) -> bool:
         return False
     letters = [ch for ch in text if ch.isalpha()]
     return bool(letters) and sum(ch.isupper() for ch in letters) / len(letters) >= 0.8
+
+
+def same_item_slot(first: Element, el: Element) -> bool:
+    """``el`` repeats ``first`` at the same place in a sibling item of a repeated structure: the same question
+    in each interview of a roundup, the same closing line in each product of a listicle.
+
+    The two parents look alike (tag and classes) and the block sits at the same position in each, but the
+    items say different things: that is a template's fixed line, part of every item. A slideshow repeating a
+    caption in a thumbnail strip (a different container) or a cloned slide (the same item twice) is not.
+    """
+    a, b = first.parent, el.parent
+    if a is None or b is None or a.tag != b.tag or sorted(a.classes) != sorted(b.classes):
+        return False
+    if _element_index(first, a) != _element_index(el, b):
+        return False
+    return normalize_space(a.text()) != normalize_space(b.text())
+
+
+def _element_index(el: Element, parent: Element) -> int:
+    """Position among element siblings (whitespace between tags varies from item to item)."""
+    return next(i for i, c in enumerate(parent.element_children) if c is el)
 
 
 def _is_leaf_block(el: Element) -> bool:
