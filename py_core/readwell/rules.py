@@ -16,15 +16,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import islice
 from typing import Generic, TypeVar
 
-from .dom import Element, Text
+from .dom import Element, Node, Text
 from .measure import Stat
 from .selectors import Pred, compile_selector
 from .textstats import BLOCK_TAGS, text_units
 from .thresholds import (
     BIO_BOX_MAX_UNITS,
     ICON_MAX,
+    PHRASE_BLOCK_MAX_NODES,
     PHRASE_CONTEXT_MARKS,
     PHRASE_CONTEXT_UNITS,
     PIXEL_MAX,
@@ -170,9 +172,16 @@ def phrase_in_prose(el: Element) -> bool:
     block = el.parent
     while block is not None and block.tag in INLINE_TAGS:
         block = block.parent
-    if block is None or any(e.tag in BLOCK_TAGS for e in block.iter(include_self=False)):
+    if block is None:
+        return False
+    # A paragraph is small: reading at most PHRASE_BLOCK_MAX_NODES nodes keeps this linear per element (a body
+    # of 10,000 sibling spans would otherwise be read once per span).
+    nodes = list(islice(block.iter_nodes(), PHRASE_BLOCK_MAX_NODES + 1))
+    if len(nodes) > PHRASE_BLOCK_MAX_NODES or any(
+        isinstance(n, Element) and n is not block and n.tag in BLOCK_TAGS for n in nodes
+    ):
         return False  # a container of blocks, not a paragraph: its other text is not this phrase's sentence
-    before, after = _line_around(el, block)
+    before, after = _line_around(el, block, nodes)
     if not after.strip() and before.rstrip().endswith((".", "!", "?", "。", "！", "？")):
         return False  # after the last sentence of the line: an appended "Continued..." link, not a phrase
     text = before + " " + after
@@ -191,12 +200,13 @@ def _contact_link(el: Element) -> bool:
     return any(a.get("href").strip().lower().startswith("mailto:") for a in links)
 
 
-def _line_around(el: Element, block: Element) -> tuple[str, str]:
-    """The text before and after ``el`` on its line in ``block`` (lines end at ``<br>``), outside links."""
+def _line_around(el: Element, block: Element, nodes: list[Node]) -> tuple[str, str]:
+    """The text before and after ``el`` on its line in ``block`` (``nodes``: the block's nodes in order;
+    lines end at ``<br>``), outside links."""
     before: list[str] = []
     after: list[str] = []
     line = before
-    for n in block.iter_nodes():
+    for n in nodes:
         if isinstance(n, Element):
             if n is el:
                 line = after

@@ -31,6 +31,7 @@ PROSE_MAX_LINK_DENSITY = 0.2  # prose links a few words; boilerplate is mostly l
 PROSE_UNITS_WITHOUT_PARAGRAPH = 400  # text this long reads as prose even without <p> markup
 THREAD_MIN_ITEMS = 2  # two repeated comment-like items make a thread (one is a quoted reply)
 PHRASE_CONTEXT_UNITS = 60  # an inline element with this much sentence text around it is a phrase in prose ...
+PHRASE_BLOCK_MAX_NODES = 600  # a paragraph has fewer nodes; a bigger block is a container, not a sentence
 PHRASE_CONTEXT_MARKS = 1  # ... when it has a comma or sentence end (share rows and date lines have none)
 BIO_BOX_MAX_UNITS = 600  # an author box is short; a longer block named "author" is an essay about them
 
