@@ -13,7 +13,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..adapters import from_snapshot
 from ..extract import Result, extract, make_options
+from .analyze import analyze
 from .browser import BrowserPool, Refusals
 from .options import RenderOptions
 from .page import TIMERS_JS, Requests, Settler, World
@@ -75,6 +77,8 @@ class RenderResult:
     result: Result | None = None
     error: str | None = None
     info: dict[str, Any] = field(default_factory=dict)
+    # what the layout adds: blocks (and later sections); empty when the page could not be loaded
+    page: dict[str, Any] = field(default_factory=dict)
 
     @property
     def found(self) -> bool:
@@ -82,6 +86,7 @@ class RenderResult:
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = self.result.to_dict() if self.result is not None else {"found": False}
+        d.update(self.page)
         d["status"] = self.status
         if self.error:
             d["error"] = self.error
@@ -127,7 +132,7 @@ async def render_page(
                 lap("scroll")
             if not settled:
                 status = STATUS_TIMEOUT
-            result = await _extract(world, page.url, xopts, lap)
+            result, layout = await _extract(world, page.url, xopts, lap, opts)
             clicks = 0
             while opts.show_more and clicks < opts.max_show_more_clicks and settler.remaining() > 0:
                 js = f"{SHOW_MORE_JS}({json.dumps(result.root)}, {opts.max_show_more_clicks - clicks}, "
@@ -137,7 +142,7 @@ async def render_page(
                 clicks += n
                 if not await settler.quiet():
                     status = STATUS_TIMEOUT
-                result = await _extract(world, page.url, xopts, lap)
+                result, layout = await _extract(world, page.url, xopts, lap, opts)
             if opts.show_more:
                 info["show_more_clicks"] = clicks
         except Exception as exc:  # the page crashed or closed itself mid-way
@@ -146,7 +151,7 @@ async def render_page(
         info["refused"] = refusals.to_dict()
         info["elapsed_ms"] = round((time.monotonic() - t0) * 1000)
         info["timings"] = lap.ms
-        return RenderResult(url, status, result, info=info)
+        return RenderResult(url, status, result, info=info, page=layout)
 
 
 class _Laps:
@@ -162,12 +167,21 @@ class _Laps:
         self.t = now
 
 
-async def _extract(world: World, page_url: str, xopts: dict[str, Any], lap: _Laps) -> Result:
+async def _extract(
+    world: World, page_url: str, xopts: dict[str, Any], lap: _Laps, opts: RenderOptions
+) -> tuple[Result, dict[str, Any]]:
+    """Snapshot, extraction, and the layout analysis (blocks...) of the same document."""
     snap = await world.snapshot()
     lap("snapshot")
-    result = await asyncio.to_thread(lambda: extract(json.loads(snap), url=page_url, **xopts))
+
+    def work() -> tuple[Result, dict[str, Any]]:
+        doc = from_snapshot(json.loads(snap))
+        result = extract(doc, url=page_url, **xopts)
+        return result, analyze(doc, result, opts.viewport_height)
+
+    result, layout = await asyncio.to_thread(work)
     lap("extract")
-    return result
+    return result, layout
 
 
 def _failed(url: str, exc: BaseException, refusals: Refusals, t0: float) -> RenderResult:

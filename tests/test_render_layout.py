@@ -1,0 +1,218 @@
+"""Render mode's layout analysis: visual blocks with roles and importance (readwell.render.blocks).
+
+Two kinds of test: pages rendered in headless Chromium from 127.0.0.1 (one browser for the module, marked
+``browser``), and synthetic snapshots with hand-set boxes that pin the position rules without a browser.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+import readwell
+from extension_harness import FixtureServer
+from readwell.adapters import from_snapshot
+from readwell.extract import load_document
+from readwell.render import RenderOptions, RenderResult
+from readwell.render.analyze import analyze
+from readwell.render.blocks import ROLES
+from readwell.render.browser import BrowserPool
+from readwell.render.run import render_page
+from test_render import LOCAL_ONLY, PROSE, _need_browser, page
+
+
+def _paras(tag: str, n: int) -> str:
+    return "".join(f"<p>{tag} {i}: {PROSE}</p>" for i in range(n))
+
+
+def _links(prefix: str, n: int, words: str) -> str:
+    return "".join(f'<li><a href="/{prefix}{i}">{words} {i}</a></li>' for i in range(n))
+
+
+# A portal-like article page: every region the issue names, marked by landmarks, the core's class words,
+# form fields, an IAB-sized ad slot, or only by where it sits. Boxes come from real CSS layout.
+PORTAL = page(
+    "Portal",
+    "<style>body{margin:0;font:16px sans-serif} #wrap{display:flex} #main{width:820px} #side{width:300px}"
+    " .slot{width:300px;height:250px;background:#ccc}</style>"
+    '<header><div class="brand">River Journal</div>'
+    "<nav><ul>" + _links("section", 6, "Section") + "</ul></nav>"
+    '<form action="/find"><input type="search" name="q"><button>Go</button></form></header>'
+    '<div id="wrap"><div id="main"><article><h1>Survey of the river banks</h1>'
+    + _paras("ARTICLE", 6)
+    + '</article><div class="below-list"><h2>More stories</h2><ul>'
+    + _links("story", 5, "Another long headline about the valley and its rivers number")
+    + '</ul></div><section class="comments"><h2>3 comments</h2>'
+    + "".join(
+        f'<div class="comment"><span class="author">Reader {i}</span><p>COMMENT {i}: {PROSE}</p></div>'
+        for i in range(3)
+    )
+    + '</section><form action="/reply"><textarea name="body"></textarea><button>Post</button></form>'
+    '</div><div id="side"><div class="slot"></div><ul>' + _links("tool", 6, "Tool") + "</ul></div></div>"
+    "<footer><p>Site footer: about, contact, terms.</p><ul>" + _links("legal", 4, "Legal") + "</ul></footer>",
+)
+ROUTES = {"/portal.html": ("text/html", PORTAL)}
+
+
+@pytest.fixture(scope="module")
+def rendered() -> dict[str, RenderResult]:
+    _need_browser()
+    with FixtureServer(ROUTES) as srv:
+        opts = RenderOptions(settle_ms=200, browser_args=LOCAL_ONLY)
+
+        async def go() -> dict[str, RenderResult]:
+            async with BrowserPool(opts) as pool:
+                keys = [k.strip("/").removesuffix(".html") for k in ROUTES]
+                got = await asyncio.gather(*(render_page(pool, srv.base + k) for k in ROUTES))
+            return dict(zip(keys, got, strict=True))
+
+        return asyncio.run(go())
+
+
+def _role_of(blocks: list[dict[str, Any]], needle: str) -> str:
+    """The role of the one block whose text sample contains ``needle``."""
+    hits = [b for b in blocks if needle in b["text_sample"]]
+    assert len(hits) == 1, (needle, [(b["role"], b["text_sample"][:40]) for b in blocks])
+    return hits[0]["role"]
+
+
+@pytest.mark.browser
+def test_portal_blocks_have_the_roles_of_their_regions(rendered):
+    r = rendered["portal"]
+    d = r.to_dict()
+    assert r.status == "ok" and r.found
+    blocks = d["blocks"]
+    assert [b["id"] for b in blocks] == [f"b{i + 1}" for i in range(len(blocks))]
+    assert all(b["role"] in ROLES for b in blocks)
+    assert _role_of(blocks, "River Journal") == "header"
+    assert _role_of(blocks, "Section 0") == "navigation"
+    assert _role_of(blocks, "ARTICLE 0") == "main_content"
+    assert _role_of(blocks, "More stories") == "related"
+    assert _role_of(blocks, "3 comments") == "comments"
+    assert _role_of(blocks, "Tool 0") == "sidebar"
+    assert _role_of(blocks, "Site footer") == "footer"
+    roles = {b["role"] for b in blocks}
+    assert {"search", "comment_form", "ads"} <= roles
+    main = [b for b in blocks if b["role"] == "main_content"]
+    assert len(main) == 1 and main[0]["path"] == d["root"] and main[0]["importance"] == 1.0
+    assert max(b["importance"] for b in blocks if b["role"] != "main_content") < 1.0
+    ad = next(b for b in blocks if b["role"] == "ads")
+    assert (ad["box"]["w"], ad["box"]["h"]) == (300, 250)
+    nav = next(b for b in blocks if b["role"] == "navigation")
+    assert nav["link_density"] > 0.9 and nav["words"] >= 12
+
+
+# --- synthetic snapshots: boxes set by hand, no landmarks and no class words, so only position, size and
+# links can decide; the core still chooses the root from the text.
+_ids = iter(range(1, 10_000))
+
+
+def _el(tag: str, box: tuple[int, int, int, int], *kids: Any, **attrs: str) -> dict[str, Any]:
+    x, y, w, h = box
+    lay = {
+        "x": x,
+        "y": y,
+        "w": w,
+        "h": h,
+        "display": "block",
+        "visibility": "visible",
+        "opacity": 1,
+        "font_size": 16,
+        "font_weight": 400,
+    }
+    return {"t": tag, "id": next(_ids), "a": attrs, "c": list(kids), "l": lay}
+
+
+def _link_list(box: tuple[int, int, int, int], label: str, n: int) -> dict[str, Any]:
+    x, y, w, _h = box
+    items = [
+        _el("li", (x, y + 20 * i, w, 20), _el("a", (x, y + 20 * i, w, 20), f"{label} {i}", href=f"/{i}"))
+        for i in range(n)
+    ]
+    return _el("div", box, _el("ul", box, *items))
+
+
+def _synthetic_page() -> dict[str, Any]:
+    paras = [_el("p", (200, 300 + 100 * i, 700, 90), f"Paragraph {i}. {PROSE}") for i in range(6)]
+    thread = [
+        _el(
+            "div",
+            (200, 1100 + 120 * i, 700, 110),
+            _el("p", (200, 1100 + 120 * i, 700, 110), f"Note {i}: {PROSE}"),
+            **{"class": "item"},
+        )
+        for i in range(3)
+    ]
+    for t in thread:  # a thread shape the core's looks_like_thread knows: a form and time stamps per item
+        t["c"].insert(0, _el("time", (200, 0, 100, 10), "2020-01-01"))
+    body = _el(
+        "body",
+        (0, 0, 1280, 1700),
+        _link_list((0, 0, 1280, 120), "Menu", 6),
+        _el("div", (200, 300, 700, 600), *paras),
+        _link_list((950, 300, 300, 200), "Tip", 8),
+        _link_list((200, 920, 700, 160), "A headline of a story further away on this site number", 8),
+        _el("div", (200, 1100, 700, 360), *thread),
+        _el(
+            "div",
+            (0, 1560, 1280, 140),
+            _el("p", (0, 1560, 1280, 140), "Small print of the site, all in one line."),
+        ),
+    )
+    return {
+        "t": "html",
+        "id": next(_ids),
+        "a": {},
+        "c": [
+            {
+                "t": "head",
+                "id": next(_ids),
+                "a": {},
+                "c": [{"t": "title", "id": next(_ids), "a": {}, "c": ["T"]}],
+            },
+            body,
+        ],
+    }
+
+
+def test_roles_from_position_size_and_links_alone():
+    doc = from_snapshot(_synthetic_page())
+    res = readwell.extract(doc)
+    assert res.found and "Paragraph 5" in res.text
+    blocks = analyze(doc, res)["blocks"]
+    assert _role_of(blocks, "Menu 0") == "navigation"
+    assert _role_of(blocks, "Paragraph 0") == "main_content"
+    assert _role_of(blocks, "Tip 0") == "sidebar"
+    assert _role_of(blocks, "A headline of a story") == "related"
+    assert _role_of(blocks, "Small print") == "footer"
+    # the core chose the body and dropped the siblings it did not join: the main content block is what it
+    # kept (article and thread), not the whole body
+    main = next(b for b in blocks if b["role"] == "main_content")
+    assert main["path"] == "html > body" and main["box"] == {"x": 200, "y": 300, "w": 700, "h": 1160}
+    assert main["text_sample"].startswith("Paragraph 0.") and main["words"] == res.word_count
+    # importance: the article first, headline links (longer text) above the short menu
+    imp = {b["role"]: b["importance"] for b in blocks}
+    assert imp["main_content"] == 1.0 > imp["related"] > imp["navigation"]
+
+
+def test_hidden_and_boxless_elements_make_no_block():
+    snap = _synthetic_page()
+    body = snap["c"][1]
+    body["c"][-1]["l"]["display"] = "none"  # the footer is hidden
+    body["c"][2]["l"].update(w=0, h=0)  # the sidebar list has no box
+    body["c"][2]["c"][0]["l"].update(w=0, h=0)
+    for li in body["c"][2]["c"][0]["c"]:
+        li["l"].update(w=0, h=0)
+        li["c"][0]["l"].update(w=0, h=0)
+    doc = from_snapshot(snap)
+    blocks = analyze(doc, readwell.extract(doc))["blocks"]
+    text = " ".join(b["text_sample"] for b in blocks)
+    assert "Small print" not in text and "Tip 0" not in text and "Menu 0" in text
+
+
+def test_a_static_parse_has_no_layout_so_only_the_main_content_block():
+    """Without boxes (a static parse) nothing can be placed: only the core's root, with an empty box."""
+    doc = load_document("<html><body><nav><a href=/a>Home</a></nav><p>" + PROSE * 3 + "</p></body></html>")
+    blocks = analyze(doc, readwell.extract(doc))["blocks"]
+    assert [(b["role"], b["box"]["w"]) for b in blocks] == [("main_content", 0)]
