@@ -30,7 +30,7 @@ from typing import Any
 from readwell.adapters import from_snapshot
 from readwell.extract import extract
 from readwell.render.analyze import root_element
-from readwell.render.blocks import _blocks
+from readwell.render.blocks import find_blocks
 from readwell.render.browser import BrowserPool
 from readwell.render.options import RenderOptions
 from readwell.render.page import TIMERS_JS, Requests, Settler, World
@@ -87,7 +87,7 @@ async def _one(pool: BrowserPool, url: str, gold: Counter[str]) -> dict[str, Any
     def work() -> dict[str, Any]:
         doc = from_snapshot(json.loads(snap))
         res = extract(doc, url=url)
-        blocks = _blocks(
+        blocks = find_blocks(
             doc, root_element(doc, res), res.removals, res.title, res.text, opts.viewport_height, None, None
         )
         by_role: dict[str, Counter[str]] = {}

@@ -52,7 +52,35 @@ PORTAL = page(
     '</div><div id="side"><div class="slot"></div><ul>' + _links("tool", 6, "Tool") + "</ul></div></div>"
     "<footer><p>Site footer: about, contact, terms.</p><ul>" + _links("legal", 4, "Legal") + "</ul></footer>",
 )
-ROUTES = {"/portal.html": ("text/html", PORTAL)}
+# Headings whose tags disagree with their looks, a hidden heading, images in and out of the article.
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360f8cfc0f01f0005000201a0c1a5d50000000049454e44ae426082"
+)
+MEDIA = page(
+    "Media",
+    "<style>body{margin:0} h2{font-size:20px} h3{font-size:28px} img{width:400px;height:300px;display:block}"
+    " .pix{width:1px;height:1px} #side{position:absolute;left:900px;top:0;width:300px}</style>"
+    "<article><h1>Field notes</h1>"
+    + _paras("INTRO", 2)
+    + "<h2>Small-looking section</h2>"
+    + _paras("ONE", 2)
+    + "<h3>Big-looking subsection</h3>"
+    + _paras("TWO", 2)
+    + '<h2 style="display:none">Hidden heading</h2>'
+    + '<figure><img src="/img/bank.png" alt="The east bank"><figcaption>The east bank in spring.'
+    "</figcaption></figure>"
+    + '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" data-src="/img/lazy.png" alt="Lazy one">'
+    + '<img class="pix" src="/img/pixel.png" alt="">'
+    + _paras("THREE", 2)
+    + '</article><div id="side"><h4>Elsewhere</h4>'
+    '<img src="/img/ad.png" alt="Promo" title="A promotion"></div>',
+)
+ROUTES = {
+    "/portal.html": ("text/html", PORTAL),
+    "/media.html": ("text/html", MEDIA),
+    **{f"/img/{n}.png": ("image/png", PNG) for n in ("bank", "lazy", "pixel", "ad")},
+}
 
 
 @pytest.fixture(scope="module")
@@ -63,8 +91,9 @@ def rendered() -> dict[str, RenderResult]:
 
         async def go() -> dict[str, RenderResult]:
             async with BrowserPool(opts) as pool:
-                keys = [k.strip("/").removesuffix(".html") for k in ROUTES]
-                got = await asyncio.gather(*(render_page(pool, srv.base + k) for k in ROUTES))
+                pages = [k for k in ROUTES if k.endswith(".html")]
+                keys = [k.strip("/").removesuffix(".html") for k in pages]
+                got = await asyncio.gather(*(render_page(pool, srv.base + k) for k in pages))
             return dict(zip(keys, got, strict=True))
 
         return asyncio.run(go())
@@ -101,6 +130,46 @@ def test_portal_blocks_have_the_roles_of_their_regions(rendered):
     assert (ad["box"]["w"], ad["box"]["h"]) == (300, 250)
     nav = next(b for b in blocks if b["role"] == "navigation")
     assert nav["link_density"] > 0.9 and nav["words"] >= 12
+
+
+def _texts(tree: list[dict[str, Any]]) -> list[Any]:
+    """The outline as nested [text, [children...]] lists."""
+    return [[h["text"], _texts(h["children"])] for h in tree]
+
+
+@pytest.mark.browser
+def test_outline_levels_follow_the_looks_and_nest(rendered):
+    tree = rendered["media"].to_dict()["outline"]
+    # looks: h1 32px > h3 28px > h2 20px > h4 16px (beside the article); the hidden h2 is left out
+    assert _texts(tree) == [
+        [
+            "Field notes",
+            [["Small-looking section", []], ["Big-looking subsection", [["Elsewhere", []]]]],
+        ]
+    ]
+    top = tree[0]
+    small, big = top["children"]
+    assert [(h["level"], h["tag_level"]) for h in (top, big, small)] == [(1, 1), (2, 3), (3, 2)]
+    assert big["font_size"] == 28 and small["font_size"] == 20
+    elsewhere = big["children"][0]
+    assert (elsewhere["level"], elsewhere["tag_level"]) == (4, 4)
+    assert top["in_main"] and big["in_main"] and not elsewhere["in_main"]
+
+
+@pytest.mark.browser
+def test_images_with_context(rendered):
+    d = rendered["media"].to_dict()
+    imgs = {i["src"].rsplit("/", 1)[-1]: i for i in d["images"]}
+    assert set(imgs) == {"bank.png", "lazy.png", "ad.png"}  # the 1x1 pixel is left out
+    bank = imgs["bank.png"]
+    assert bank["src"].startswith("http://127.0.0.1:") and bank["alt"] == "The east bank"
+    assert bank["caption"] == "The east bank in spring."
+    assert bank["box"]["w"] == 400 and bank["box"]["h"] == 300
+    assert bank["in_article"] and bank["in_main"]
+    assert imgs["lazy.png"]["in_article"] and imgs["lazy.png"]["alt"] == "Lazy one"
+    ad = imgs["ad.png"]
+    assert not ad["in_article"] and not ad["in_main"] and ad["caption"] == "A promotion"
+    assert ad["block"] in {b["id"] for b in d["blocks"]}
 
 
 # --- synthetic snapshots: boxes set by hand, no landmarks and no class words, so only position, size and
@@ -216,3 +285,13 @@ def test_a_static_parse_has_no_layout_so_only_the_main_content_block():
     doc = load_document("<html><body><nav><a href=/a>Home</a></nav><p>" + PROSE * 3 + "</p></body></html>")
     blocks = analyze(doc, readwell.extract(doc))["blocks"]
     assert [(b["role"], b["box"]["w"]) for b in blocks] == [("main_content", 0)]
+
+
+def test_outline_without_layout_uses_the_tags():
+    doc = load_document(
+        "<html><body><article><h2>Top</h2><p>" + PROSE + "</p><h3>Sub</h3><p>" + PROSE + "</p>"
+        '<div role="heading" aria-level="2">Second</div><p>' + PROSE + "</p></article></body></html>"
+    )
+    tree = analyze(doc, readwell.extract(doc))["outline"]
+    assert _texts(tree) == [["Top", [["Sub", []]]], ["Second", []]]
+    assert [h["level"] for h in tree] == [2, 2] and tree[0]["box"] is None

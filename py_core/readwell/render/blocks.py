@@ -155,7 +155,7 @@ class Block:
 
     def to_dict(self, i: int) -> dict[str, Any]:
         return {
-            "id": f"b{i}",
+            "id": block_id(i),
             "role": self.role,
             "importance": round(self.importance, 3),
             "box": self.box,
@@ -166,6 +166,10 @@ class Block:
             "evidence": self.evidence,
             "text_sample": normalize_space(self.text if self.text is not None else block_text(self.el))[:100],
         }
+
+
+def block_id(i: int) -> str:
+    return f"b{i}"
 
 
 def block_text(el: Element) -> str:
@@ -203,22 +207,7 @@ def visible_box(el: Element) -> dict[str, int] | None:
     return {"x": int(lay.get("x") or 0), "y": int(lay.get("y") or 0), "w": w, "h": h}
 
 
-def segment_page(
-    doc: Document,
-    root: Element | None,
-    removals: list[LogEntry],
-    title: str | None = None,
-    main_text: str | None = None,
-    viewport_height: int = 800,
-    th: Thresholds | None = None,
-    weights: Weights | None = None,
-) -> list[dict[str, Any]]:
-    """Blocks of the page in document order, as JSON-ready dicts (see README "Render mode")."""
-    blocks = _blocks(doc, root, removals, title, main_text, viewport_height, th, weights)
-    return [b.to_dict(i + 1) for i, b in enumerate(blocks)]
-
-
-def _blocks(
+def find_blocks(
     doc: Document,
     root: Element | None,
     removals: list[LogEntry],
@@ -228,6 +217,7 @@ def _blocks(
     th: Thresholds | None,
     weights: Weights | None,
 ) -> list[Block]:
+    """Blocks of the page in document order (``Block.to_dict`` is the JSON; see README "Render mode")."""
     th = th or Thresholds()
     body = doc.body
     if body is None:
