@@ -7,6 +7,8 @@ Two kinds of test: pages rendered in headless Chromium from 127.0.0.1 (one brows
 from __future__ import annotations
 
 import asyncio
+import json
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -18,6 +20,8 @@ from readwell.render import RenderOptions, RenderResult
 from readwell.render.analyze import analyze
 from readwell.render.blocks import ROLES
 from readwell.render.browser import BrowserPool
+from readwell.render.prices import looks_like_price
+from readwell.render.product import product_info
 from readwell.render.run import render_page
 from test_render import LOCAL_ONLY, PROSE, _need_browser, page
 
@@ -76,8 +80,49 @@ MEDIA = page(
     + '</article><div id="side"><h4>Elsewhere</h4>'
     '<img src="/img/ad.png" alt="Promo" title="A promotion"></div>',
 )
+# Product pages: one with JSON-LD (and a visible spec table), one that only shows its price and specs.
+SPECS = (
+    "<table><tr><th>Weight</th><td>1.2 kg</td></tr><tr><th>Colour</th><td>Green</td></tr>"
+    "<tr><th>Material</th><td>Oak and steel</td></tr></table>"
+)
+LD = {
+    "@context": "https://schema.org",
+    "@type": "Product",
+    "name": "Field Kettle 2",
+    "image": ["/img/bank.png", {"@type": "ImageObject", "url": "/img/lazy.png"}],
+    "offers": {
+        "@type": "Offer",
+        "price": "1299.00",
+        "priceCurrency": "EUR",
+        "availability": "https://schema.org/InStock",
+    },
+    "aggregateRating": {"@type": "AggregateRating", "ratingValue": "4.5", "reviewCount": "17"},
+}
+PRODUCT_LD = page(
+    "Kettle",
+    f'<script type="application/ld+json">{json.dumps(LD)}</script>'
+    "<main><h1>Field Kettle 2 (shop title)</h1><p class=price>1.299,00 €</p>"
+    + SPECS
+    + _paras("DESC", 2)
+    + "</main>",
+)
+PRODUCT_VISUAL = page(
+    "Stove",
+    "<style>body{margin:0;font-size:16px} .now{font-size:30px;font-weight:700} .was{font-size:18px}</style>"
+    '<main><h1>Camp Stove</h1><img src="/img/bank.png" style="width:400px;height:300px">'
+    '<p><del class="was">1.499,00 €</del></p><div class="now">1.299,00 €</div>'
+    "<button>Add</button>"
+    + SPECS
+    + "<p>In the box: "
+    + PROSE
+    + " It costs $5 less than last year.</p>"
+    + _paras("DESC", 2)
+    + "</main>",
+)
 ROUTES = {
     "/portal.html": ("text/html", PORTAL),
+    "/product-ld.html": ("text/html", PRODUCT_LD),
+    "/product-visual.html": ("text/html", PRODUCT_VISUAL),
     "/media.html": ("text/html", MEDIA),
     **{f"/img/{n}.png": ("image/png", PNG) for n in ("bank", "lazy", "pixel", "ad")},
 }
@@ -170,6 +215,51 @@ def test_images_with_context(rendered):
     ad = imgs["ad.png"]
     assert not ad["in_article"] and not ad["in_main"] and ad["caption"] == "A promotion"
     assert ad["block"] in {b["id"] for b in d["blocks"]}
+
+
+SPEC_LIST = [
+    {"name": "Weight", "value": "1.2 kg"},
+    {"name": "Colour", "value": "Green"},
+    {"name": "Material", "value": "Oak and steel"},
+]
+
+
+@pytest.mark.browser
+def test_product_from_json_ld_first(rendered):
+    p = rendered["product-ld"].to_dict()["product"]
+    base = rendered["product-ld"].result.url.rsplit("/", 1)[0]
+    assert p["name"] == "Field Kettle 2"  # JSON-LD's, not the heading's
+    assert p["price"] == {"amount": 1299.0, "currency": "EUR"} and p["availability"] == "InStock"
+    assert p["images"] == [base + "/img/bank.png", base + "/img/lazy.png"]
+    assert p["rating"] == {"value": 4.5, "count": 17, "best": None}
+    assert p["specifications"] == SPEC_LIST  # JSON-LD has none: the shown table
+    assert p["sources"] == {
+        "name": "json-ld",
+        "price": "json-ld",
+        "availability": "json-ld",
+        "images": "json-ld",
+        "rating": "json-ld",
+        "specifications": "layout",
+    }
+
+
+@pytest.mark.browser
+def test_product_from_the_layout_alone(rendered):
+    r = rendered["product-visual"]
+    p = r.to_dict()["product"]
+    assert p["name"] == "Camp Stove"
+    # the big bold price, not the struck-through old one nor the "$5" in the text
+    assert p["price"] == {"amount": 1299.0, "currency": "EUR"}
+    assert p["specifications"] == SPEC_LIST
+    assert p["images"] == [r.result.url.rsplit("/", 1)[0] + "/img/bank.png"]
+    assert p["availability"] is None and p["rating"] is None
+    assert set(p["sources"].values()) == {"layout"}
+
+
+@pytest.mark.browser
+def test_pages_that_sell_nothing_have_no_product(rendered):
+    assert rendered["portal"].to_dict()["product"] is None
+    assert rendered["media"].to_dict()["product"] is None
 
 
 # --- synthetic snapshots: boxes set by hand, no landmarks and no class words, so only position, size and
@@ -295,3 +385,72 @@ def test_outline_without_layout_uses_the_tags():
     tree = analyze(doc, readwell.extract(doc))["outline"]
     assert _texts(tree) == [["Top", [["Sub", []]]], ["Second", []]]
     assert [h["level"] for h in tree] == [2, 2] and tree[0]["box"] is None
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "currency"),
+    [
+        ("1.299,00 €", "1299.00", "EUR"),
+        ("$1,299.00", "1299.00", "USD"),
+        ("¥129,800", "129800", "JPY"),
+        ("EUR 12,50", "12.50", "EUR"),
+        ("£5", "5", "GBP"),
+        ("1 299,00 zł", "1299.00", "PLN"),
+        ("CHF 1'299.–", "1299", "CHF"),
+        ("Price: 19.99 USD", "19.99", "USD"),
+    ],
+)
+def test_prices_in_common_notations(text, amount, currency):
+    m = looks_like_price(text)
+    assert m is not None and (m.amount, m.currency) == (Decimal(amount), currency)
+
+
+@pytest.mark.parametrize("text", ["12 apples", "3 items for $5 each this week and next", "", "€"])
+def test_texts_that_are_not_a_shown_price(text):
+    assert looks_like_price(text) is None
+
+
+def test_product_from_microdata_and_open_graph_without_layout():
+    doc = load_document(
+        '<html><head><meta property="og:type" content="product">'
+        '<meta property="og:image" content="/p/og.jpg"></head><body>'
+        '<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Trail Lamp</h1>'
+        '<img itemprop="image" src="/p/lamp.jpg">'
+        '<div itemprop="offers" itemscope itemtype="https://schema.org/Offer">'
+        '<span itemprop="price" content="49.90">49,90</span><meta itemprop="priceCurrency" content="EUR">'
+        '<link itemprop="availability" href="https://schema.org/OutOfStock"></div>'
+        '<div itemprop="aggregateRating" itemscope itemtype="https://schema.org/AggregateRating">'
+        '<span itemprop="ratingValue">3,5</span> of <span itemprop="bestRating">5</span>'
+        '<span itemprop="reviewCount">8</span></div>'
+        '<div itemprop="additionalProperty" itemscope itemtype="https://schema.org/PropertyValue">'
+        '<span itemprop="name">Battery</span><span itemprop="value">AA</span></div>'
+        "</div></body></html>"
+    )
+    p = product_info(doc, "https://shop.example.org/lamp")
+    assert p == {
+        "name": "Trail Lamp",
+        "price": {"amount": 49.9, "currency": "EUR"},
+        "availability": "OutOfStock",
+        "images": ["https://shop.example.org/p/lamp.jpg"],
+        "specifications": [{"name": "Battery", "value": "AA"}],
+        "rating": {"value": 3.5, "count": 8, "best": 5.0},
+        "sources": {
+            k: "microdata" for k in ("name", "price", "availability", "images", "specifications", "rating")
+        },
+    }
+
+
+def test_open_graph_alone_needs_og_type_product():
+    head = (
+        '<meta property="og:title" content="Trail Lamp">'
+        '<meta property="product:price:amount" content="49.90">'
+        '<meta property="product:price:currency" content="USD">'
+    )
+    body = "<body><p>" + PROSE + "</p></body>"
+    as_article = load_document(f"<html><head>{head}</head>{body}</html>")
+    as_product = load_document(
+        f'<html><head><meta property="og:type" content="product">{head}</head>{body}</html>'
+    )
+    assert product_info(as_article, None) is None
+    p = product_info(as_product, None)
+    assert p is not None and p["name"] == "Trail Lamp" and p["price"] == {"amount": 49.9, "currency": "USD"}

@@ -1,8 +1,8 @@
 """What render mode adds to the extract JSON, computed from the snapshot's layout and the extraction.
 
 One entry point, ``analyze``: the rendered document (with boxes and font sizes) and the core's result in,
-``blocks``, ``outline`` and ``images`` out. Pure Python on the snapshot, so it is tested without a browser
-too.
+``blocks``, ``outline``, ``images`` and ``product`` out. Pure Python on the snapshot, so it is tested
+without a browser too.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 from ..dom import Document, Element, css_path
 from ..extract import Result
 from .blocks import MAIN, Block, Thresholds, Weights, block_id, find_blocks
+from .product import product_info
 from .structure import images, outline
 
 SRC_ATTR = re.compile(r'\ssrc="([^"]*)"')
@@ -37,7 +38,7 @@ def analyze(
     thresholds: Thresholds | None = None,
     weights: Weights | None = None,
 ) -> dict[str, Any]:
-    """``blocks``, ``outline`` and ``images`` for the render JSON."""
+    """``blocks``, ``outline``, ``images`` and ``product`` (None unless a product page) for the JSON."""
     root = root_element(doc, result)
     blocks = find_blocks(
         doc, root, result.removals, result.title, result.text, viewport_height, thresholds, weights
@@ -63,4 +64,5 @@ def analyze(
         "blocks": [b.to_dict(i + 1) for i, b in enumerate(blocks)],
         "outline": outline(doc.body, in_main),
         "images": images(doc.body, result.url, in_main, kept, block_of),
+        "product": product_info(doc, result.url),
     }
