@@ -8,18 +8,21 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
 import pytest
 import readwell
 from extension_harness import FixtureServer
+from readwell import cli
 from readwell.adapters import from_snapshot
 from readwell.extract import load_document
 from readwell.render import RenderOptions, RenderResult
 from readwell.render.analyze import analyze
-from readwell.render.blocks import ROLES
+from readwell.render.blocks import ROLES, Thresholds
 from readwell.render.browser import BrowserPool
+from readwell.render.config import load_options
 from readwell.render.prices import looks_like_price
 from readwell.render.product import product_info
 from readwell.render.run import render_page
@@ -138,8 +141,12 @@ def rendered() -> dict[str, RenderResult]:
             async with BrowserPool(opts) as pool:
                 pages = [k for k in ROUTES if k.endswith(".html")]
                 keys = [k.strip("/").removesuffix(".html") for k in pages]
-                got = await asyncio.gather(*(render_page(pool, srv.base + k) for k in pages))
-            return dict(zip(keys, got, strict=True))
+                jobs = [render_page(pool, srv.base + k) for k in pages]
+                # the same portal with site-specific removals from the configuration
+                trimmed = replace(opts, remove_selectors=("footer", "#side > .slot"))
+                jobs.append(render_page(pool, srv.base + "/portal.html", None, trimmed))
+                got = await asyncio.gather(*jobs)
+            return dict(zip([*keys, "portal-trimmed"], got, strict=True))
 
         return asyncio.run(go())
 
@@ -215,6 +222,15 @@ def test_images_with_context(rendered):
     ad = imgs["ad.png"]
     assert not ad["in_article"] and not ad["in_main"] and ad["caption"] == "A promotion"
     assert ad["block"] in {b["id"] for b in d["blocks"]}
+
+
+@pytest.mark.browser
+def test_configured_remove_selectors_drop_parts_before_extraction(rendered):
+    full, trimmed = rendered["portal"].to_dict(), rendered["portal-trimmed"].to_dict()
+    roles = [b["role"] for b in full["blocks"]]
+    assert "footer" in roles and "ads" in roles
+    assert [r for r in roles if r not in ("footer", "ads")] == [b["role"] for b in trimmed["blocks"]]
+    assert trimmed["text"] == full["text"]  # the article is untouched
 
 
 SPEC_LIST = [
@@ -454,3 +470,56 @@ def test_open_graph_alone_needs_og_type_product():
     assert product_info(as_article, None) is None
     p = product_info(as_product, None)
     assert p is not None and p["name"] == "Trail Lamp" and p["price"] == {"amount": 49.9, "currency": "USD"}
+
+
+def _cfg(tmp_path, text: str):
+    f = tmp_path / "readwell.toml"
+    f.write_text(text, encoding="utf-8")
+    return f
+
+
+def test_config_file_then_flags(tmp_path, capsys, monkeypatch):
+    f = _cfg(
+        tmp_path, '[render]\ntimeout_ms = 12000\nremove_selectors = [".promo"]\n[weights]\nwords = 0.5\n'
+    )
+    monkeypatch.chdir(tmp_path)  # ./readwell.toml is found without --config
+    assert cli.main(["config", "--show", "--settle-ms", "250"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "timeout_ms = 12000\n" in out
+        and "settle_ms = 250\n" in out
+        and 'remove_selectors = [".promo"]' in out
+    )
+    assert "\n[weights]\nwords = 0.5\n" in out and "max_scroll_steps = 40\n" in out
+    assert str(f.name) in out.splitlines()[0]
+    # what it prints reads back to the same options
+    shown = _cfg(tmp_path / "..", out)
+    again = load_options(shown)
+    assert again == replace(load_options(f), settle_ms=250)
+    assert again.weights.words == 0.5 and again.blocks == Thresholds()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[render]\ntimeout = 3\n", "unknown key 'timeout'"),
+        ("[render]\ntimeout_ms = '3'\n", "timeout_ms: expected int"),
+        ("[render]\nscroll = 1\n", "scroll: expected bool"),
+        ("[render]\nremove_selectors = 'footer'\n", "expected a list of strings"),
+        ("[render]\nremove_selectors = ['a[[']\n", "unsupported CSS selector"),
+        ("[render]\ntimeout_ms = 5\n", "at least 100 ms"),
+        ("[browser]\njobs = 2\n", "unknown section(s) browser"),
+        ("[weights]\nwords = 'a lot'\n", "words: expected float"),
+        ("[render\n", "is not valid TOML"),
+    ],
+)
+def test_config_errors_are_one_clear_line(tmp_path, capsys, text, message):
+    f = _cfg(tmp_path, text)
+    assert cli.main(["config", "--show", "--config", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("readwell: ") and message in err and err.count("\n") == 1
+
+
+def test_config_file_missing_is_an_error_not_the_defaults(tmp_path, capsys):
+    assert cli.main(["config", "--show", "--config", str(tmp_path / "nope.toml")]) == 2
+    assert "cannot read config" in capsys.readouterr().err

@@ -135,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
             return render_cli.cmd_render(a)
         if a.command == "batch":
             return batch_cli.cmd_batch(a)
+        if a.command == "config":
+            return render_cli.cmd_config(a)
         return cmd_why_missing(a)
     except InputError as exc:
         sys.stderr.write(f"readwell: {exc}\n")

@@ -11,10 +11,12 @@ import hashlib
 import json
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from .config import DEFAULT_FILE, ENV_VAR, find_config, load_options, to_toml
 from .options import RenderOptions
 from .run import RenderResult, render_urls
 
@@ -22,20 +24,26 @@ EXIT_FOUND, EXIT_NOT_FOUND = 0, 3
 
 
 def add_render_options(p: argparse.ArgumentParser) -> None:
-    """The settings shared by ``extract --render`` and ``render``."""
+    """The settings shared by ``extract --render``, ``render`` and ``config``; unset flags (None) leave the
+    configuration file's value (or the default) in place."""
     d = RenderOptions()
     g = p.add_argument_group("render mode (headless Chromium)")
+    g.add_argument("--config", metavar="FILE", help=f"settings file (default: ${ENV_VAR}, ./{DEFAULT_FILE})")
     g.add_argument(
         "--timeout",
         type=int,
         metavar="MS",
         help=f"per page, all included (render default {d.timeout_ms}; without --render: none)",
     )
-    g.add_argument("--settle-ms", type=int, default=d.settle_ms, metavar="MS", help="quiet window")
-    g.add_argument("--max-scroll-steps", type=int, default=d.max_scroll_steps, metavar="N")
-    g.add_argument("--no-scroll", action="store_true", help="do not scroll to load lazy content")
-    g.add_argument("--show-more", action="store_true", help='click "show more" controls inside the article')
-    g.add_argument("--chromium", default=d.chromium, metavar="PATH", help="browser executable")
+    g.add_argument("--settle-ms", type=int, metavar="MS", help=f"quiet window ({d.settle_ms})")
+    g.add_argument("--max-scroll-steps", type=int, metavar="N", help=f"({d.max_scroll_steps})")
+    g.add_argument(
+        "--no-scroll", action="store_true", default=None, help="do not scroll to load lazy content"
+    )
+    g.add_argument(
+        "--show-more", action="store_true", default=None, help='click "show more" controls inside the article'
+    )
+    g.add_argument("--chromium", metavar="PATH", help=f"browser executable ({d.chromium})")
 
 
 def add_render_command(sub: Any) -> None:
@@ -44,22 +52,45 @@ def add_render_command(sub: Any) -> None:
     r.add_argument(
         "-o", "--output-dir", help="write NAME.json and NAME.md per page here (default: JSON lines)"
     )
-    r.add_argument("-j", "--jobs", type=int, default=RenderOptions().jobs, help="pages at once")
+    r.add_argument("-j", "--jobs", type=int, help=f"pages at once ({RenderOptions().jobs})")
     r.add_argument("--selector", help="CSS selector of the content root (bypasses detection)")
     r.add_argument("--debug", action="store_true", help="include the removal log and per-stage timings")
     add_render_options(r)
+    c = sub.add_parser("config", help="render-mode configuration (readwell.toml)")
+    c.add_argument("--show", action="store_true", required=True, help="print the effective configuration")
+    add_render_options(c)
+    c.add_argument("-j", "--jobs", type=int, help="pages at once")
+
+
+# flag -> RenderOptions field (and how an on/off flag maps)
+FLAG_FIELDS = {
+    "timeout": ("timeout_ms", None),
+    "settle_ms": ("settle_ms", None),
+    "max_scroll_steps": ("max_scroll_steps", None),
+    "no_scroll": ("scroll", lambda v: not v),
+    "show_more": ("show_more", None),
+    "chromium": ("chromium", None),
+    "jobs": ("jobs", None),
+}
 
 
 def options_from_args(a: argparse.Namespace) -> RenderOptions:
-    return RenderOptions(
-        timeout_ms=a.timeout if a.timeout is not None else RenderOptions().timeout_ms,
-        settle_ms=a.settle_ms,
-        max_scroll_steps=a.max_scroll_steps,
-        scroll=not a.no_scroll,
-        show_more=a.show_more,
-        chromium=a.chromium,
-        jobs=getattr(a, "jobs", 1),
-    ).validate()
+    """Defaults, then the configuration file, then the flags given on the command line."""
+    opts = load_options(find_config(getattr(a, "config", None)))
+    given: dict[str, Any] = {}
+    for flag, (name, conv) in FLAG_FIELDS.items():
+        v = getattr(a, flag, None)
+        if v is not None:
+            given[name] = conv(v) if conv else v
+    return replace(opts, **given).validate()
+
+
+def cmd_config(a: argparse.Namespace) -> int:
+    """``config --show``: the effective configuration as TOML (readable back with --config)."""
+    path = find_config(a.config)
+    text = to_toml(options_from_args(a))
+    sys.stdout.write(f"# readwell render configuration: defaults < {path or 'no file'} < flags\n{text}")
+    return 0
 
 
 def to_url(source: str) -> str:

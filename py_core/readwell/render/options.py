@@ -1,6 +1,6 @@
 """Render-mode settings: one object, grouped, each default with its reason.
 
-Times are milliseconds, sizes CSS pixels. The CLI and (later) a configuration file fill the same fields.
+Times are milliseconds, sizes CSS pixels. The CLI and the configuration file (config.py) fill the same fields.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..errors import InputError
+from ..selectors import compile_selector
+from .blocks import Thresholds, Weights
 
 CHROMIUM = "/usr/bin/chromium"  # Debian's package; Playwright's own browser download is never used
 # Headless without the sandbox (containers run as root), and nothing the page did not ask for: no GPU process,
@@ -55,6 +57,13 @@ class RenderOptions:
     chromium: str = field(default_factory=lambda: os.environ.get("READWELL_CHROMIUM", CHROMIUM))
     user_agent: str | None = None  # None: Chromium's own
     browser_args: tuple[str, ...] = ()  # extra Chromium switches (tests confine it to 127.0.0.1 this way)
+    # -- what is read
+    # elements matching these CSS selectors are dropped from the snapshot before extraction (a site's own
+    # widgets the rules miss); the core's selector engine, so the same syntax as --selector
+    remove_selectors: tuple[str, ...] = ()
+    # -- layout analysis (readwell.render.blocks): segmentation thresholds and importance weights
+    blocks: Thresholds = field(default_factory=Thresholds)
+    weights: Weights = field(default_factory=Weights)
 
     def validate(self) -> RenderOptions:
         """Clear errors for values that would hang or make no sense."""
@@ -68,6 +77,8 @@ class RenderOptions:
             raise InputError("jobs and recycle_after must be at least 1")
         if self.viewport_width < 100 or self.viewport_height < 100:
             raise InputError("viewport must be at least 100x100")
+        for sel in self.remove_selectors:
+            compile_selector(sel)  # a bad selector is an InputError now, not in the middle of a run
         return self
 
     def to_dict(self) -> dict[str, Any]:

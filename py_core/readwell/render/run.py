@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..adapters import from_snapshot
+from ..dom import detach
 from ..extract import Result, extract, make_options
+from ..selectors import select
 from .analyze import analyze
 from .browser import BrowserPool, Refusals
 from .options import RenderOptions
@@ -176,8 +178,11 @@ async def _extract(
 
     def work() -> tuple[Result, dict[str, Any]]:
         doc = from_snapshot(json.loads(snap))
+        for sel in opts.remove_selectors:
+            for el in select(doc.root, sel):
+                detach(el)
         result = extract(doc, url=page_url, **xopts)
-        return result, analyze(doc, result, opts.viewport_height)
+        return result, analyze(doc, result, opts.viewport_height, opts.blocks, opts.weights)
 
     result, layout = await asyncio.to_thread(work)
     lap("extract")
