@@ -311,12 +311,12 @@ def test_browser_relaunched_after_recycle_after_pages(srv):
 def test_cli_extract_render_and_render_dir(srv, tmp_path, capsys):
     _need_browser()
     url = srv.base + "/shell.html"
-    assert cli.main(["extract", "--render", url, "--settle-ms", "300", "--format", "json"]) == 0
+    assert cli.main(["extract", "--render", url, "--settle-ms", "300", "--format", "json", "--no-cache"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["status"] == "ok" and "SHELLEND" in d["text"] and d["render"]["final_url"] == url
     out = tmp_path / "out"
     urls = [url, srv.base + "/lazy.html"]
-    code = cli.main(["render", *urls, "-o", str(out), "-j", "2", "--settle-ms", "300"])
+    code = cli.main(["render", *urls, "-o", str(out), "-j", "2", "--settle-ms", "300", "--no-cache"])
     assert code == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2 and all(line.startswith("ok\tfound\t") for line in lines)

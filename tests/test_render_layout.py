@@ -7,7 +7,10 @@ Two kinds of test: pages rendered in headless Chromium from 127.0.0.1 (one brows
 from __future__ import annotations
 
 import asyncio
+import http.server
 import json
+import sqlite3
+import threading
 from dataclasses import replace
 from decimal import Decimal
 from typing import Any
@@ -25,8 +28,8 @@ from readwell.render.browser import BrowserPool
 from readwell.render.config import load_options
 from readwell.render.prices import looks_like_price
 from readwell.render.product import product_info
-from readwell.render.run import render_page
-from test_render import LOCAL_ONLY, PROSE, _need_browser, page
+from readwell.render.run import backoff_s, render_page, render_with_retries
+from test_render import LOCAL_ONLY, PROSE, _closed_port, _need_browser, page
 
 
 def _paras(tag: str, n: int) -> str:
@@ -523,3 +526,129 @@ def test_config_errors_are_one_clear_line(tmp_path, capsys, text, message):
 def test_config_file_missing_is_an_error_not_the_defaults(tmp_path, capsys):
     assert cli.main(["config", "--show", "--config", str(tmp_path / "nope.toml")]) == 2
     assert "cannot read config" in capsys.readouterr().err
+
+
+# --- retries and the cache ----------------------------------------------------------------------------------
+
+
+def test_backoff_grows_exponentially_with_jitter_and_a_cap():
+    o = RenderOptions(retry_base_ms=500, retry_max_ms=3_000)
+    assert [backoff_s(n, o, lambda: 0.0) for n in (1, 2, 3, 4, 5)] == [0.25, 0.5, 1.0, 1.5, 1.5]
+    assert [backoff_s(n, o, lambda: 0.5) for n in (1, 2, 3)] == [0.5, 1.0, 2.0]
+    assert backoff_s(1, o, lambda: 0.999) < 0.75
+
+
+class _Counting:
+    """A 127.0.0.1 server that counts requests per path: /flaky.html answers 503 twice, then the page;
+    /gone.html is always 404; /stable.html always the page."""
+
+    def __init__(self) -> None:
+        self.hits: dict[str, int] = {}
+        counts = self.hits
+        body = page("Stable", "<article><h1>Stable</h1>" + _paras("STABLE", 4) + "</article>")
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 (http.server API)
+                n = counts[self.path] = counts.get(self.path, 0) + 1
+                code = (
+                    404
+                    if self.path == "/gone.html"
+                    else 503
+                    if self.path == "/flaky.html" and n <= 2
+                    else 200
+                )
+                data = body if code == 200 else b"<html><body><p>no</p></body></html>"
+                self.send_response(code)
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def counting():
+    s = _Counting()
+    yield s
+    s.close()
+
+
+@pytest.mark.browser
+def test_retries_on_5xx_and_errors_never_on_4xx(counting):
+    _need_browser()
+    waits: list[float] = []
+
+    async def no_wait(s: float) -> None:
+        waits.append(s)
+
+    async def go() -> list[RenderResult]:
+        opts = RenderOptions(settle_ms=200, browser_args=LOCAL_ONLY, retries=3, scroll=False)
+        async with BrowserPool(opts) as pool:
+            urls = [
+                counting.base + "/flaky.html",
+                counting.base + "/gone.html",
+                f"http://127.0.0.1:{_closed}/",
+            ]
+            return [await render_with_retries(pool, u, None, None, no_wait) for u in urls]
+
+    _closed = _closed_port()
+    flaky, gone, refused = asyncio.run(go())
+    assert flaky.status == "ok" and flaky.found and flaky.info["attempts"] == 3
+    assert counting.hits["/flaky.html"] == 3 and len(flaky.info["retry_waits_ms"]) == 2
+    assert gone.info["http_status"] == 404 and gone.info["attempts"] == 1 and counting.hits["/gone.html"] == 1
+    assert refused.status == "error" and refused.info["attempts"] == 4
+    # waits: two for the flaky page, three for the refused one, each within base x 2^n x [0.5, 1.5)
+    assert len(waits) == 5
+    for w, n in zip(waits, (1, 2, 1, 2, 3), strict=True):
+        assert 0.25 * 2 ** (n - 1) <= w < 0.75 * 2 ** (n - 1)
+
+
+@pytest.mark.browser
+def test_cache_hits_skip_the_browser_until_the_ttl_and_no_cache_bypasses(counting, tmp_path, capsys):
+    _need_browser()
+    db = tmp_path / "c.sqlite"
+    cfg = tmp_path / "rw.toml"
+    cfg.write_text(f'[render]\ncache_path = "{db}"\nsettle_ms = 200\nscroll = false\n', encoding="utf-8")
+    url = counting.base + "/stable.html"
+    argv = ["extract", "--render", url, "--config", str(cfg)]
+
+    def run(*extra: str) -> dict[str, Any]:
+        assert cli.main([*argv, *extra]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    first = run()
+    assert "cache" not in first["render"] and counting.hits["/stable.html"] == 1
+    second = run()
+    assert second["render"]["cache"] == "hit" and counting.hits["/stable.html"] == 1
+    assert second["text"] == first["text"] and second["blocks"] == first["blocks"]
+    run("--no-cache")
+    assert counting.hits["/stable.html"] == 2
+    # other settings are another entry; an aged entry is rendered again
+    run("--settle-ms", "250")
+    assert counting.hits["/stable.html"] == 3
+    with sqlite3.connect(db) as c:
+        c.execute("UPDATE pages SET created = created - 7200")
+    assert "cache" not in run()["render"] and counting.hits["/stable.html"] == 4
+    # errors are not cached: an unreachable page is tried every time
+    bad = [
+        "extract",
+        "--render",
+        f"http://127.0.0.1:{_closed_port()}/",
+        "--config",
+        str(cfg),
+        "--retries",
+        "0",
+    ]
+    assert cli.main(bad) == 2 and cli.main(bad) == 2
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT COUNT(*) FROM pages").fetchone()[0] == 2

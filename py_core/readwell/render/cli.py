@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from .cache import Cache, cache_key, default_path
 from .config import DEFAULT_FILE, ENV_VAR, find_config, load_options, to_toml
 from .options import RenderOptions
 from .run import RenderResult, render_urls
@@ -44,6 +45,11 @@ def add_render_options(p: argparse.ArgumentParser) -> None:
         "--show-more", action="store_true", default=None, help='click "show more" controls inside the article'
     )
     g.add_argument("--chromium", metavar="PATH", help=f"browser executable ({d.chromium})")
+    g.add_argument("--retries", type=int, metavar="N", help=f"on errors, timeouts, 5xx ({d.retries})")
+    g.add_argument(
+        "--cache-ttl", type=int, metavar="S", help=f"reuse rendered pages this young ({d.cache_ttl_s})"
+    )
+    g.add_argument("--no-cache", action="store_true", default=None, help="neither read nor write the cache")
 
 
 def add_render_command(sub: Any) -> None:
@@ -71,6 +77,9 @@ FLAG_FIELDS = {
     "show_more": ("show_more", None),
     "chromium": ("chromium", None),
     "jobs": ("jobs", None),
+    "retries": ("retries", None),
+    "cache_ttl": ("cache_ttl_s", None),
+    "no_cache": ("cache_ttl_s", lambda v: 0),
 }
 
 
@@ -106,7 +115,27 @@ def to_url(source: str) -> str:
 
 
 def run(urls: list[str], opts: RenderOptions, extract_options: dict[str, Any]) -> list[RenderResult]:
-    return asyncio.run(render_urls([to_url(u) for u in urls], opts, extract_options))
+    """Render ``urls`` (files as file:// URLs); pages in the cache young enough are not rendered again."""
+    full = [to_url(u) for u in urls]
+    if opts.cache_ttl_s <= 0:
+        return asyncio.run(render_urls(full, opts, extract_options))
+    cache = Cache(Path(opts.cache_path) if opts.cache_path else default_path(), opts.cache_ttl_s)
+    try:
+        keys = [cache_key(u, opts, extract_options) for u in full]
+        out: list[RenderResult | None] = []
+        for u, k in zip(full, keys, strict=True):
+            data = cache.get(k)
+            out.append(RenderResult(u, str(data.get("status")), cached=data) if data else None)
+        todo = [i for i, r in enumerate(out) if r is None]
+        if todo:
+            fresh = asyncio.run(render_urls([full[i] for i in todo], opts, extract_options))
+            for i, r in zip(todo, fresh, strict=True):
+                out[i] = r
+                if r.status == "ok":
+                    cache.put(keys[i], full[i], r.to_dict())
+        return [r for r in out if r is not None]
+    finally:
+        cache.close()
 
 
 def cmd_extract_render(a: argparse.Namespace, render_output: Any, xopts: dict[str, Any]) -> int:

@@ -57,6 +57,13 @@ class RenderOptions:
     chromium: str = field(default_factory=lambda: os.environ.get("READWELL_CHROMIUM", CHROMIUM))
     user_agent: str | None = None  # None: Chromium's own
     browser_args: tuple[str, ...] = ()  # extra Chromium switches (tests confine it to 127.0.0.1 this way)
+    # -- retries: navigation errors, timeouts and 5xx answers, never 4xx; waits grow base x 2^n with jitter
+    retries: int = 2
+    retry_base_ms: int = 500
+    retry_max_ms: int = 10_000
+    # -- the CLI's on-disk cache of fully rendered pages (readwell.render.cache); 0 = off; "" = default path
+    cache_ttl_s: int = 3_600
+    cache_path: str = ""
     # -- what is read
     # elements matching these CSS selectors are dropped from the snapshot before extraction (a site's own
     # widgets the rules miss); the core's selector engine, so the same syntax as --selector

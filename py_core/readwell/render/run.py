@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,14 +81,22 @@ class RenderResult:
     result: Result | None = None
     error: str | None = None
     info: dict[str, Any] = field(default_factory=dict)
-    # what the layout adds: blocks (and later sections); empty when the page could not be loaded
+    # what the layout adds: blocks, outline, images, product; empty when the page could not be loaded
     page: dict[str, Any] = field(default_factory=dict)
+    # the whole JSON when the result came from the cache (there is no live Result object then)
+    cached: dict[str, Any] | None = None
 
     @property
     def found(self) -> bool:
+        if self.cached is not None:
+            return bool(self.cached.get("found"))
         return self.result is not None and self.result.found
 
     def to_dict(self) -> dict[str, Any]:
+        if self.cached is not None:
+            hit = dict(self.cached)
+            hit["render"] = {**hit.get("render", {}), "cache": "hit"}
+            return hit
         d: dict[str, Any] = self.result.to_dict() if self.result is not None else {"found": False}
         d.update(self.page)
         d["status"] = self.status
@@ -201,7 +211,48 @@ async def render_urls(
     """Render many URLs with one browser, ``opts.jobs`` at a time; results in input order."""
     make_options(None, dict(extract_options or {}))  # bad options: one clear error before any browser starts
     async with BrowserPool(opts.validate()) as pool:
-        return list(await asyncio.gather(*(render_page(pool, u, extract_options) for u in urls)))
+        return list(await asyncio.gather(*(render_with_retries(pool, u, extract_options) for u in urls)))
+
+
+def should_retry(r: RenderResult) -> bool:
+    """Navigation errors, timeouts and server errors (5xx) may pass; a 4xx answer will not change."""
+    status = r.info.get("http_status")
+    if isinstance(status, int) and 400 <= status < 500:
+        return False
+    return r.status in (STATUS_ERROR, STATUS_TIMEOUT) or (isinstance(status, int) and status >= 500)
+
+
+def backoff_s(attempt: int, opts: RenderOptions, rand: Callable[[], float] = random.random) -> float:
+    """Seconds before retry ``attempt`` (1, 2, ...): base x 2^(attempt-1), capped, with full jitter in
+    [0.5, 1.5) so that many pages failing together do not come back together."""
+    base = min(opts.retry_max_ms, opts.retry_base_ms * 2 ** (attempt - 1))
+    return base * (0.5 + rand()) / 1000
+
+
+async def render_with_retries(
+    pool: BrowserPool,
+    url: str,
+    extract_options: dict[str, Any] | None = None,
+    page_options: RenderOptions | None = None,
+    sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+) -> RenderResult:
+    """``render_page``, again after a backoff while ``should_retry`` (at most ``opts.retries`` times); the
+    last attempt's result, with ``render.attempts`` and the waits."""
+    opts = page_options or pool.opts
+    waits: list[float] = []
+    attempt = 0
+    while True:
+        r = await render_page(pool, url, extract_options, page_options)
+        if attempt >= opts.retries or not should_retry(r):
+            break
+        attempt += 1
+        wait = backoff_s(attempt, opts)
+        waits.append(round(wait * 1000))
+        await sleep(wait)
+    r.info["attempts"] = attempt + 1
+    if waits:
+        r.info["retry_waits_ms"] = waits
+    return r
 
 
 def render(url: str, opts: RenderOptions | None = None, **extract_options: Any) -> RenderResult:
