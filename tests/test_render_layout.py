@@ -10,7 +10,9 @@ import asyncio
 import http.server
 import json
 import sqlite3
+import struct
 import threading
+import zlib
 from dataclasses import replace
 from decimal import Decimal
 from typing import Any
@@ -29,6 +31,7 @@ from readwell.render.config import load_options
 from readwell.render.prices import looks_like_price
 from readwell.render.product import product_info
 from readwell.render.run import backoff_s, render_page, render_with_retries
+from readwell.render.screenshot import ROLE_COLOURS
 from test_render import LOCAL_ONLY, PROSE, _closed_port, _need_browser, page
 
 
@@ -652,3 +655,68 @@ def test_cache_hits_skip_the_browser_until_the_ttl_and_no_cache_bypasses(countin
     assert cli.main(bad) == 2 and cli.main(bad) == 2
     with sqlite3.connect(db) as c:
         assert c.execute("SELECT COUNT(*) FROM pages").fetchone()[0] == 2
+
+
+def _png_pixels(path) -> tuple[int, int, bytes]:
+    """Width, height and RGB(A) rows of an 8-bit non-interlaced PNG (what Chromium writes), unfiltered."""
+    data = path.read_bytes()
+    w, h = struct.unpack(">II", data[16:24])
+    depth, ctype = data[24], data[25]
+    assert depth == 8 and ctype in (2, 6)
+    bpp = 3 if ctype == 2 else 4
+    idat, pos = b"", 8
+    while pos < len(data):
+        n = struct.unpack(">I", data[pos : pos + 4])[0]
+        kind = data[pos + 4 : pos + 8]
+        if kind == b"IDAT":
+            idat += data[pos + 8 : pos + 8 + n]
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    out = bytearray()
+    prev = bytearray(stride)
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        out += line
+        prev = line
+    return w, h, bytes(out) if bpp == 3 else bytes(x for i, x in enumerate(out) if i % 4 != 3)
+
+
+@pytest.mark.browser
+def test_screenshot_draws_the_blocks_in_their_role_colours(tmp_path, capsys):
+    _need_browser()
+    shot = tmp_path / "portal.png"
+    with FixtureServer(ROUTES) as srv:
+        argv = ["extract", "--render", srv.base + "/portal.html", "--no-cache", "--settle-ms", "200"]
+        assert cli.main([*argv, "--screenshot", str(shot)]) == 0
+    d = json.loads(capsys.readouterr().out)
+    w, h, rgb = _png_pixels(shot)
+    page_bottom = max(b["box"]["y"] + b["box"]["h"] for b in d["blocks"])
+    assert w == 1280 and h >= page_bottom
+    for b in d["blocks"]:
+        if b["role"] in ("main_content", "navigation", "footer", "ads"):
+            x, y = b["box"]["x"] + 1, b["box"]["y"] + b["box"]["h"] // 2  # on the left border
+            px = rgb[(y * w + x) * 3 : (y * w + x) * 3 + 3]
+            assert px == bytes.fromhex(ROLE_COLOURS[b["role"]][1:]), (b["role"], px.hex())
+    assert d["text"].count("ARTICLE") == 6 and "main_content" not in d["text"]  # the drawing is not read
+
+
+def test_screenshot_into_a_missing_directory_fails_before_rendering(tmp_path, capsys):
+    argv = ["extract", "--render", "http://127.0.0.1:9/", "--screenshot", str(tmp_path / "no" / "x.png")]
+    assert cli.main(argv) == 2
+    assert "no such directory" in capsys.readouterr().err

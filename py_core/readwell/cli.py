@@ -42,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
         e.add_argument("--" + f.name.replace("_", "-"), help=f.metadata["help"], **f.metadata["cli"])
     e.add_argument("-o", "--output", help="write to FILE instead of stdout")
     e.add_argument("--render", action="store_true", help="load SOURCE in headless Chromium first")
+    e.add_argument("--screenshot", metavar="FILE", help="with --render: full-page PNG with the blocks drawn")
     render_cli.add_render_options(e)  # includes --timeout MS: the core deadline without --render (exit 4)
     sub.add_parser("stages", help="list the pipeline stages in order")
     w = sub.add_parser("why-missing", help="name the first stage and rule that removed a piece of text")

@@ -61,6 +61,9 @@ def add_render_command(sub: Any) -> None:
     r.add_argument("-j", "--jobs", type=int, help=f"pages at once ({RenderOptions().jobs})")
     r.add_argument("--selector", help="CSS selector of the content root (bypasses detection)")
     r.add_argument("--debug", action="store_true", help="include the removal log and per-stage timings")
+    r.add_argument(
+        "--screenshots", action="store_true", help="also NAME.png with the blocks drawn (needs -o)"
+    )
     add_render_options(r)
     c = sub.add_parser("config", help="render-mode configuration (readwell.toml)")
     c.add_argument("--show", action="store_true", required=True, help="print the effective configuration")
@@ -114,11 +117,17 @@ def to_url(source: str) -> str:
     return path.resolve().as_uri()
 
 
-def run(urls: list[str], opts: RenderOptions, extract_options: dict[str, Any]) -> list[RenderResult]:
-    """Render ``urls`` (files as file:// URLs); pages in the cache young enough are not rendered again."""
+def run(
+    urls: list[str],
+    opts: RenderOptions,
+    extract_options: dict[str, Any],
+    screenshots: list[str | None] | None = None,
+) -> list[RenderResult]:
+    """Render ``urls`` (files as file:// URLs); pages in the cache young enough are not rendered again
+    (unless a screenshot is wanted: a picture needs the page)."""
     full = [to_url(u) for u in urls]
-    if opts.cache_ttl_s <= 0:
-        return asyncio.run(render_urls(full, opts, extract_options))
+    if opts.cache_ttl_s <= 0 or (screenshots and any(screenshots)):
+        return asyncio.run(render_urls(full, opts, extract_options, screenshots))
     cache = Cache(Path(opts.cache_path) if opts.cache_path else default_path(), opts.cache_ttl_s)
     try:
         keys = [cache_key(u, opts, extract_options) for u in full]
@@ -142,7 +151,10 @@ def cmd_extract_render(a: argparse.Namespace, render_output: Any, xopts: dict[st
     """``extract --render``: the extract command's output, plus ``status`` and ``render`` in JSON."""
     if a.source == "-":
         raise InputError("--render needs a URL or a file, not stdin")
-    res = run([a.source], options_from_args(a), xopts)[0]
+    shot = getattr(a, "screenshot", None)
+    if shot:
+        _writable(Path(shot))
+    res = run([a.source], options_from_args(a), xopts, [shot])[0]
     if res.status == "error":
         raise InputError(f"cannot render {a.source}: {res.error}")
     text = render_output(res.to_dict(), a.format)
@@ -155,13 +167,18 @@ def cmd_extract_render(a: argparse.Namespace, render_output: Any, xopts: dict[st
 
 def cmd_render(a: argparse.Namespace) -> int:
     """``render``: every URL's JSON (one line each, or files in ``-o DIR``); exit 0 only if all were found."""
-    results = run(a.urls, options_from_args(a), {"selector": a.selector, "debug": a.debug})
     out = Path(a.output_dir) if a.output_dir else None
+    if a.screenshots and out is None:
+        raise InputError("--screenshots needs -o DIR (one NAME.png per page there)")
     if out is not None:
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise InputError(f"cannot create {out}: {exc.strerror or exc}") from None
+    shots: list[str | None] | None = None
+    if a.screenshots and out is not None:
+        shots = [str(out / f"{file_name(to_url(u))}.png") for u in a.urls]
+    results = run(a.urls, options_from_args(a), {"selector": a.selector, "debug": a.debug}, shots)
     for res in results:
         d = res.to_dict()
         if out is None:
@@ -180,6 +197,12 @@ def file_name(url: str) -> str:
     stem = re.sub(r"^[a-z]+://", "", url.lower())
     stem = re.sub(r"[^a-z0-9]+", "-", stem).strip("-")[:80] or "page"
     return f"{stem}-{hashlib.sha256(url.encode('utf-8')).hexdigest()[:8]}"
+
+
+def _writable(path: Path) -> None:
+    """Fail before rendering, not after, when the picture cannot be written."""
+    if not path.parent.is_dir():
+        raise InputError(f"cannot write {path}: no such directory")
 
 
 def _write(path: Path, text: str) -> None:

@@ -23,6 +23,7 @@ from .analyze import analyze
 from .browser import BrowserPool, Refusals
 from .options import RenderOptions
 from .page import TIMERS_JS, Requests, Settler, World
+from .screenshot import shoot
 
 # Labels of controls that reveal more of the same article (lower-cased substring match in JS). Only inside
 # the chosen root, only buttons, summaries and links that do not navigate elsewhere, each clicked once.
@@ -111,10 +112,12 @@ async def render_page(
     url: str,
     extract_options: dict[str, Any] | None = None,
     page_options: RenderOptions | None = None,
+    screenshot: str | None = None,
 ) -> RenderResult:
     """Render ``url`` in a fresh context and extract it; never raises for page problems.
 
-    ``page_options`` overrides the pool's settings for this page (its browser fields are ignored)."""
+    ``page_options`` overrides the pool's settings for this page (its browser fields are ignored);
+    ``screenshot``: write a full-page PNG with the blocks drawn there."""
     opts = page_options.validate() if page_options is not None else pool.opts
     xopts = dict(extract_options or {})
     async with pool.page() as (page, refusals):
@@ -157,6 +160,9 @@ async def render_page(
                 result, layout = await _extract(world, page.url, xopts, lap, opts)
             if opts.show_more:
                 info["show_more_clicks"] = clicks
+            if screenshot:
+                await shoot(page, world, layout.get("blocks", []), screenshot)
+                lap("screenshot")
         except Exception as exc:  # the page crashed or closed itself mid-way
             return _failed(url, exc, refusals, t0)
         info["final_url"] = page.url
@@ -206,12 +212,24 @@ def _failed(url: str, exc: BaseException, refusals: Refusals, t0: float) -> Rend
 
 
 async def render_urls(
-    urls: list[str], opts: RenderOptions, extract_options: dict[str, Any] | None = None
+    urls: list[str],
+    opts: RenderOptions,
+    extract_options: dict[str, Any] | None = None,
+    screenshots: list[str | None] | None = None,
 ) -> list[RenderResult]:
-    """Render many URLs with one browser, ``opts.jobs`` at a time; results in input order."""
+    """Render many URLs with one browser, ``opts.jobs`` at a time; results in input order. ``screenshots``:
+    a PNG path (or None) per URL."""
     make_options(None, dict(extract_options or {}))  # bad options: one clear error before any browser starts
+    shots = screenshots or [None] * len(urls)
     async with BrowserPool(opts.validate()) as pool:
-        return list(await asyncio.gather(*(render_with_retries(pool, u, extract_options) for u in urls)))
+        return list(
+            await asyncio.gather(
+                *(
+                    render_with_retries(pool, u, extract_options, screenshot=shot)
+                    for u, shot in zip(urls, shots, strict=True)
+                )
+            )
+        )
 
 
 def should_retry(r: RenderResult) -> bool:
@@ -235,6 +253,7 @@ async def render_with_retries(
     extract_options: dict[str, Any] | None = None,
     page_options: RenderOptions | None = None,
     sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+    screenshot: str | None = None,
 ) -> RenderResult:
     """``render_page``, again after a backoff while ``should_retry`` (at most ``opts.retries`` times); the
     last attempt's result, with ``render.attempts`` and the waits."""
@@ -242,7 +261,7 @@ async def render_with_retries(
     waits: list[float] = []
     attempt = 0
     while True:
-        r = await render_page(pool, url, extract_options, page_options)
+        r = await render_page(pool, url, extract_options, page_options, screenshot)
         if attempt >= opts.retries or not should_retry(r):
             break
         attempt += 1
