@@ -22,11 +22,13 @@ import readwell
 from extension_harness import FixtureServer
 from readwell import cli
 from readwell.adapters import from_snapshot
+from readwell.errors import InputError
 from readwell.extract import load_document
 from readwell.render import RenderOptions, RenderResult
 from readwell.render.analyze import analyze
-from readwell.render.blocks import ROLES, Thresholds
+from readwell.render.blocks import ROLES, Thresholds, Weights
 from readwell.render.browser import BrowserPool
+from readwell.render.cache import Cache, cache_key
 from readwell.render.config import load_options
 from readwell.render.prices import looks_like_price
 from readwell.render.product import product_info
@@ -617,7 +619,7 @@ def test_retries_on_5xx_and_errors_never_on_4xx(counting):
 
 
 @pytest.mark.browser
-def test_cache_hits_skip_the_browser_until_the_ttl_and_no_cache_bypasses(counting, tmp_path, capsys):
+def test_cache_hits_skip_the_browser_and_no_cache_bypasses(counting, tmp_path, capsys):
     _need_browser()
     db = tmp_path / "c.sqlite"
     cfg = tmp_path / "rw.toml"
@@ -636,13 +638,7 @@ def test_cache_hits_skip_the_browser_until_the_ttl_and_no_cache_bypasses(countin
     assert second["text"] == first["text"] and second["blocks"] == first["blocks"]
     run("--no-cache")
     assert counting.hits["/stable.html"] == 2
-    # other settings are another entry; an aged entry is rendered again
-    run("--settle-ms", "250")
-    assert counting.hits["/stable.html"] == 3
-    with sqlite3.connect(db) as c:
-        c.execute("UPDATE pages SET created = created - 7200")
-    assert "cache" not in run()["render"] and counting.hits["/stable.html"] == 4
-    # errors are not cached: an unreachable page is tried every time
+    # errors are not cached: nothing was added by an unreachable page
     bad = [
         "extract",
         "--render",
@@ -652,9 +648,9 @@ def test_cache_hits_skip_the_browser_until_the_ttl_and_no_cache_bypasses(countin
         "--retries",
         "0",
     ]
-    assert cli.main(bad) == 2 and cli.main(bad) == 2
+    assert cli.main(bad) == 2
     with sqlite3.connect(db) as c:
-        assert c.execute("SELECT COUNT(*) FROM pages").fetchone()[0] == 2
+        assert c.execute("SELECT COUNT(*) FROM pages").fetchone()[0] == 1
 
 
 def _png_pixels(path) -> tuple[int, int, bytes]:
@@ -720,3 +716,30 @@ def test_screenshot_into_a_missing_directory_fails_before_rendering(tmp_path, ca
     argv = ["extract", "--render", "http://127.0.0.1:9/", "--screenshot", str(tmp_path / "no" / "x.png")]
     assert cli.main(argv) == 2
     assert "no such directory" in capsys.readouterr().err
+
+
+def test_cache_key_follows_what_changes_the_result_and_entries_age(tmp_path):
+    base = RenderOptions()
+    key = cache_key("http://a.example.org/", base, {})
+    assert key == cache_key("http://a.example.org/", replace(base, jobs=8, retries=5, cache_ttl_s=9), {})
+    for other in (
+        cache_key("http://b.example.org/", base, {}),
+        cache_key("http://a.example.org/", replace(base, settle_ms=250), {}),
+        cache_key("http://a.example.org/", replace(base, weights=Weights(words=0.9)), {}),
+        cache_key("http://a.example.org/", base, {"selector": "main"}),
+    ):
+        assert other != key
+    assert cache_key("http://a.example.org/", base, {"selector": None}) == key  # unset = default
+    c = Cache(tmp_path / "x" / "c.sqlite", ttl_s=60)
+    c.put(key, "http://a.example.org/", {"found": True, "status": "ok"})
+    assert c.get(key) == {"found": True, "status": "ok"} and c.get("other") is None
+    c.db.execute("UPDATE pages SET created = created - 61")
+    assert c.get(key) is None
+    c.close()
+
+
+def test_unusable_cache_is_one_clear_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    with pytest.raises(InputError, match="cannot use the render cache .*--no-cache skips it"):
+        Cache(blocker / "c.sqlite", 60)
