@@ -32,6 +32,27 @@ export function roomFor(createPyodideModule, bytesNeeded) {
   };
 }
 
+/** Instantiate Pyodide from a WebAssembly.Module the host compiled (edge runtimes forbid compiling wasm from
+ * bytes). Emscripten's instantiateWasm hook is the documented way in; Pyodide's own hook would fetch and
+ * compile the bytes. Jsv_GetError_import/JsvError_Check are Pyodide's plain-JS fallback pair (what it uses
+ * wherever its tiny helper wasm cannot be compiled). A failed instantiation rejects instead of hanging. */
+export function withWasmModule(createPyodideModule, wasmModule) {
+  return (settings) => {
+    let fail;
+    const failed = new Promise((_, reject) => {
+      fail = reject;
+    });
+    settings.instantiateWasm = (imports, receive) => {
+      const marker = Symbol('error marker');
+      imports.env.Jsv_GetError_import = () => marker;
+      imports.env.JsvError_Check = (value) => value === marker;
+      WebAssembly.instantiate(wasmModule, imports).then((instance) => receive(instance, wasmModule), fail);
+      return {};
+    };
+    return Promise.race([createPyodideModule(settings), failed]);
+  };
+}
+
 /**
  * Load Pyodide, the packages and readwell; return { pyodide, fromSnapshot, snapshotError, loadMs, manifest,
  * version, call(name, ...args) }.
@@ -40,8 +61,10 @@ export function roomFor(createPyodideModule, bytesNeeded) {
  *   url(rel)          a location Pyodide can load from (indexURL, lockFileURL): file path or URL
  *   bytes(rel)        Promise<Uint8Array> of a file (plain typed array: Pyodide rejects Node Buffers)
  *   text(rel)         Promise<string> of a file
+ *   lock()            optional: the lock file's contents (object or Promise), instead of a URL to load it from
  * options:
  *   snapshot          false forces a normal load
+ *   wasmModule        optional precompiled WebAssembly.Module of pyodide.asm.wasm (edge runtimes)
  *   stdout, stderr    functions receiving Python's output lines
  *   onSnapshotError   called with the error when a snapshot exists but could not be used
  */
@@ -52,12 +75,13 @@ export async function createEngine(io, options = {}) {
   zipPromise.catch(() => {}); // awaited below; a failed snapshot load must not leave it unhandled
   const base = {
     indexURL: io.url('pyodide/'),
-    lockFileURL: io.url('pyodide-lock.json'),
+    ...(io.lock ? { lockFileContents: io.lock() } : { lockFileURL: io.url('pyodide-lock.json') }),
     stdout: options.stdout ?? (() => {}),
     stderr: options.stderr ?? ((line) => console.error(line)),
   };
   const wantSnapshot =
     options.snapshot !== false && manifest.snapshot && manifest.snapshot.pyodide_version === pyodideJsVersion;
+  const wrap = (create) => (options.wasmModule ? withWasmModule(create, options.wasmModule) : create);
   let pyodide = null;
   let fromSnapshot = false;
   let snapshotError = null;
@@ -70,7 +94,7 @@ export async function createEngine(io, options = {}) {
       pyodide = await loadPyodide({
         ...base,
         _loadSnapshot: snap,
-        createPyodideModule: roomFor(asm.default, snap.length),
+        createPyodideModule: roomFor(wrap(asm.default), snap.length),
       });
       fromSnapshot = true;
     } catch (err) {
@@ -78,6 +102,10 @@ export async function createEngine(io, options = {}) {
       pyodide = null;
       if (options.onSnapshotError) options.onSnapshotError(err);
     }
+  }
+  if (!pyodide && options.wasmModule) {
+    const asm = await import('./pyodide/pyodide.asm.mjs');
+    pyodide = await loadPyodide({ ...base, createPyodideModule: wrap(asm.default) });
   }
   if (!pyodide) pyodide = await loadPyodide(base);
   // The snapshot holds the Python heap (modules already imported), not the file system: unpack always.
