@@ -3,7 +3,7 @@ PYTHON ?= python3
 EXAMPLE ?= fixtures/core--news-article-basic.html
 EXAMPLE_URL ?= https://example.org/news/river-health
 
-.PHONY: setup example build test check lint bench bench-blame bench-speed bench-scaling bench-parity bench-batch bench-engine \
+.PHONY: setup example build test check lint bench bench-blame bench-speed bench-scaling bench-parity bench-batch bench-engine bench-edge \
 	bench-extension bench-serve fixtures clean
 
 setup:            ## install everything (Debian chromium, pip -e .[test], npm ci); idempotent
@@ -16,8 +16,9 @@ example: setup build ## the main job on the bundled example page: CLI (out/artic
 	@echo "wrote out/article.md and out/article.json"
 	$(PYTHON) build_scripts/run_example.py $(EXAMPLE) --out out/extension
 
-build:            ## the Pyodide engine bundle (build/engine/), then the unpacked extension (build/extension/)
+build:            ## the Pyodide engine bundle (build/engine/), the edge handler (build/edge/), the unpacked extension (build/extension/)
 	node build_scripts/build_engine.mjs
+	node build_scripts/build_edge.mjs
 	node build_scripts/build_extension.mjs
 
 bench-extension:  ## reader-view speed in headless Chromium (cold/warm, longest main-thread task) vs Readability.js
@@ -56,6 +57,9 @@ bench-batch:      ## readwell batch pages/s at -j 1/-j 2 vs trafilatura's parall
 
 bench-engine:     ## cold start, warm extraction and memory of the engine in Node
 	node build_scripts/bench_engine.mjs
+
+bench-edge:       ## edge handler in workerd, Deno and Node: bundle size, heap after load, cold and warm request times
+	$(PYTHON) benchmarks/edge.py
 
 bench-serve:      ## load test of `readwell serve -j 2` on 127.0.0.1: 10,000 requests, req/s, p50/p99, errors, RSS
 	$(PYTHON) build_scripts/bench_serve.py --requests 10000 --jobs 2

@@ -9,6 +9,11 @@ const CLASSIC_SCRIPTS = ['content.js', 'snapshot.js', 'safe_dom.js', 'reader.js'
 // The module service worker and what only it imports.
 const SERVICE_WORKER = ['sw.js', 'files.js', 'md_images.js'].map((f) => `extension/${f}`);
 
+// The edge handler's runtime-neutral files (workerd, Deno, Node, Bun): only what all of them have; the workerd
+// entry also has the worker globals (addEventListener), Deno's declares its Deno global itself.
+const EDGE_NEUTRAL = ['adapters.mjs', 'engine.mjs', 'handler.mjs'].map((f) => `build_scripts/edge/${f}`);
+const EDGE_WORKER = ['worker.mjs', 'deno.mjs'].map((f) => `build_scripts/edge/${f}`);
+
 export default [
   { ignores: ['build/**', 'out/**', 'node_modules/**', 'dist/**'] },
   js.configs.recommended,
@@ -26,7 +31,7 @@ export default [
   },
   {
     files: ['build_scripts/**/*.mjs', 'eslint.config.js'],
-    ignores: ['build_scripts/engine_src/loader.mjs'],
+    ignores: ['build_scripts/engine_src/loader.mjs', ...EDGE_NEUTRAL, ...EDGE_WORKER],
     languageOptions: { sourceType: 'module', globals: globals.node },
   },
   {
@@ -37,5 +42,13 @@ export default [
     // the shared engine loader runs in Node, the extension and edge runtimes: only what all of them have
     files: ['build_scripts/engine_src/loader.mjs'],
     languageOptions: { sourceType: 'module', globals: globals['shared-node-browser'] },
+  },
+  {
+    files: EDGE_NEUTRAL,
+    languageOptions: { sourceType: 'module', globals: globals['shared-node-browser'] },
+  },
+  {
+    files: EDGE_WORKER,
+    languageOptions: { sourceType: 'module', globals: { ...globals['shared-node-browser'], ...globals.serviceworker } },
   },
 ];

@@ -1,4 +1,4 @@
-"""The edge handler (build/edge) through real HTTP on 127.0.0.1, in workerd and in Node: every fixture gives
+"""The edge handler (build/edge) over real HTTP on 127.0.0.1 in workerd, Node and Deno: every fixture gives
 the JSON CPython gives, and the routes, limits and errors are those of ``readwell serve``.
 
 workerd is the most constrained runtime (no compiling wasm from bytes, no eval): the engine's wasm arrives as
@@ -31,10 +31,11 @@ FIXTURES = sorted((ROOT / "fixtures").glob("*.html"))
 FIXTURE_RE = re.compile(rb"^(?:\xef\xbb\xbf)?\s*<!--\s*readwell-fixture:\s*(\{.*?\})\s*-->", re.S)
 NODE = shutil.which("node")
 WORKERD = ROOT / "node_modules" / ".bin" / "workerd"
+DENO = ROOT / "node_modules" / ".bin" / "deno"
 IN_CI = bool(os.environ.get("CI"))
 START_TIMEOUT = 120  # hang guards only
 REQUEST_TIMEOUT = 120
-RUNTIMES = ("workerd", "node")
+RUNTIMES = ("workerd", "node", "deno")
 IGNORED_KEYS = frozenset({"timings"})
 
 pytestmark = pytest.mark.node
@@ -106,11 +107,22 @@ def start(edge_dir: Path, runtime: str, tmp: Path, **env: str) -> Iterator[Edge]
             "--socket-addr",
             f"http=127.0.0.1:{port}",
         ]
+    elif runtime == "deno":
+        _need(DENO, "deno (npm devDependency)")
+        allow_env = "--allow-env=READWELL_TOKEN,READWELL_MAX_BODY,READWELL_DEADLINE_MS"
+        cmd = [str(DENO), "serve", "--allow-read=.", allow_env, "--host", "127.0.0.1", "--port", str(port)]
+        cmd.append("deno.mjs")
     else:
         cmd = [str(NODE), str(edge_dir / "node.mjs"), "--port", str(port)]
     log = tmp / f"{runtime}-{port}.log"
     with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **env})
+        proc = subprocess.Popen(
+            cmd,
+            cwd=edge_dir,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "DENO_NO_UPDATE_CHECK": "1", **env},
+        )
     edge = Edge(runtime, proc, port)
     try:
         for _ in range(START_TIMEOUT * 10):

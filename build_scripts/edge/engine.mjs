@@ -47,7 +47,7 @@ const toBytes = (data) => {
 
 /** Node, Deno and Bun show process.versions.node: Pyodide takes its Node path there and reads indexURL from
  * the file system itself. */
-export const nodeLike = () => typeof process === 'object' && typeof process?.versions?.node === 'string';
+export const nodeLike = () => typeof globalThis.process?.versions?.node === 'string';
 
 /** Pyodide's browser path during load: `location`, and fetch of the virtual index from memory. */
 async function withVirtualIndex(files, body) {

@@ -165,6 +165,8 @@ export function createHandler(getEngine, options = {}) {
       if (state.engine) {
         body.engine_load_ms = Math.round(state.engine.loadMs);
         body.from_snapshot = state.engine.fromSnapshot;
+        const heap = state.engine.pyodide._module && state.engine.pyodide._module.HEAPU8;
+        if (heap) body.wasm_heap_bytes = heap.length; // the isolate's largest piece of memory
       }
       if (options.health) Object.assign(body, options.health());
       return json(200, JSON.stringify(body) + '\n');
