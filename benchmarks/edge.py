@@ -1,7 +1,7 @@
 """The edge handler (build/edge) in workerd, Deno and Node on 127.0.0.1: bundle size, memory after the engine
 loads, cold and warm request times. Prints a table: numbers, not assertions (tests/test_edge.py has those).
 
-    python benchmarks/edge.py [--runtimes workerd,deno,node] [--warm 50] [--page fixtures/...html]
+    python benchmarks/edge.py [--runtimes workerd,deno,node] [--warm 50] [--page PAGE] [--edge DIR]
 
 cold = the first POST /extract of a fresh process (engine load + extraction), measured by the client;
 load = the engine's own load time (/healthz engine_load_ms); warm = median and p90 of `--warm` more requests
@@ -64,14 +64,14 @@ def rss_mib(pid: int) -> float:
     return total / 2**20
 
 
-def measure(runtime: str, warm: int, page: Path) -> dict[str, object]:
+def measure(runtime: str, warm: int, page: Path, edge: Path) -> dict[str, object]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = {**os.environ, "DENO_NO_UPDATE_CHECK": "1"}
     started = time.perf_counter()
     proc = subprocess.Popen(
-        command(runtime, port), cwd=EDGE, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        command(runtime, port), cwd=edge, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
         for _ in range(1200):
@@ -116,12 +116,12 @@ def measure(runtime: str, warm: int, page: Path) -> dict[str, object]:
         proc.wait(timeout=30)
 
 
-def bundle() -> str:
-    manifest = json.loads((EDGE / "edge-manifest.json").read_text())
+def bundle(edge: Path) -> str:
+    manifest = json.loads((edge / "edge-manifest.json").read_text())
     snap = manifest["files"].get("snapshot.bin", {"size": 0, "gzip": 0})
     b = manifest["bundle"]
     mb = 1e6
-    wasm = gzip.compress((EDGE / "pyodide" / "pyodide.asm.wasm").read_bytes(), 9)
+    wasm = gzip.compress((edge / "pyodide" / "pyodide.asm.wasm").read_bytes(), 9)
     return (
         f"bundle (workerd modules): {b['bytes'] / mb:.1f} MB, gzip {b['gzip'] / mb:.1f} MB; "
         "without the snapshot "
@@ -136,17 +136,19 @@ def main() -> int:
     ap.add_argument("--runtimes", default="workerd,deno,node")
     ap.add_argument("--warm", type=int, default=50)
     ap.add_argument("--page", type=Path, default=PAGE)
+    ap.add_argument("--edge", type=Path, default=EDGE, help="a build_edge.mjs output (say, --no-snapshot)")
     a = ap.parse_args()
-    if not (EDGE / "edge-manifest.json").is_file():
+    edge = a.edge.resolve()
+    if not (edge / "edge-manifest.json").is_file():
         print("build/edge is missing: run `make build`", file=sys.stderr)
         return 2
-    print(bundle())
+    print(bundle(edge))
     cols = ["runtime", "listening_s", "cold_ms", "load_ms", "snapshot", "warm_median_ms", "warm_p90_ms"]
     cols += ["all_fixtures_s", "wasm_heap_mib", "rss_mib", "unhandled_rejections"]
     print("| " + " | ".join(cols) + " |")
     print("|" + "---|" * len(cols))
     for runtime in a.runtimes.split(","):
-        row = measure(runtime, a.warm, a.page)
+        row = measure(runtime, a.warm, a.page, edge)
         cells = [f"{row[c]:.1f}" if isinstance(row[c], float) else str(row[c]) for c in cols]
         print("| " + " | ".join(cells) + " |", flush=True)
     return 0
