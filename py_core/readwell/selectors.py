@@ -9,13 +9,15 @@ and child (``>``) combinators, and groups (``,``). Anything else raises ``InputE
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
+from typing import Generic, TypeVar
 
 from .dom import Element
 from .errors import InputError
 
 Pred = Callable[[Element], bool]
+T = TypeVar("T")
 
 _TOKEN = re.compile(
     r"""\s*(?:
@@ -208,3 +210,94 @@ def select_one(root: Element, selector: str) -> Element | None:
         if pred(e):
             return e
     return None
+
+
+# --- rule buckets -----------------------------------------------------------------------------------------
+# A bucket key names one condition an element must meet to match a selector: ("id", v), ("class", token),
+# ("attr", name) or ("tag", name). Checked in this order of selectivity when a selector offers several.
+BucketKey = tuple[str, str]
+_PRESENCE_OPS = (None, "=", "~=", "^=", "$=", "*=")  # ``[a|=""]`` also matches elements without ``a``
+
+
+def bucket_key(group: str) -> BucketKey | None:
+    """The most selective condition of the rightmost compound of one complex selector, or None when it has
+    none (``*``, ``:first-child``...): the selector then goes to the bucket every element is tested against.
+    """
+    keys: list[BucketKey] = []
+    pos = 0
+    text = group.strip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            return None
+        pos = m.end()
+        g = m.groupdict()
+        if g["ws"] is not None or g["comb"] is not None:
+            keys = []  # a new compound starts: only the rightmost one is checked against the element
+        elif g["id"]:
+            keys.append(("id", g["id"]))
+        elif g["cls"]:
+            keys.append(("class", g["cls"]))
+        elif g["attr"] and g["op"] in _PRESENCE_OPS:
+            keys.append(("attr", g["attr"].lower()))
+        elif g["type"]:
+            keys.append(("tag", g["type"].lower()))
+    rank = {"id": 0, "class": 1, "attr": 2, "tag": 3}
+    return min(keys, key=lambda k: rank[k[0]]) if keys else None
+
+
+def element_keys(el: Element) -> list[BucketKey]:
+    """Every bucket key ``el`` meets (the lookup side of ``bucket_key``)."""
+    attrs = el.attrs
+    keys: list[BucketKey] = [("tag", el.tag.lower())]
+    keys.extend(("attr", name) for name in attrs)
+    ident = attrs.get("id")
+    if ident is not None:
+        keys.append(("id", ident))
+    cls = attrs.get("class")
+    if cls:
+        keys.extend(("class", c) for c in cls.split())
+    return keys
+
+
+class SelectorIndex(Generic[T]):
+    """Selectors bucketed by a condition of their rightmost compound, the way browsers bucket CSS rules:
+    an element is tested only against the selectors whose bucket it can be in, instead of against all of
+    them (16 exact rules on 10,000 spans were 160,000 matches; now each span meets no bucket).
+
+    ``items`` are (selector text, predicate, payload); ``first`` returns the payload of the first item (in
+    the given order) whose predicate holds, exactly as a scan of the whole list would. An item whose
+    selector text cannot be bucketed is tested against every element.
+    """
+
+    def __init__(self, items: Sequence[tuple[str, Pred, T]]) -> None:
+        self._items = list(items)
+        self._buckets: dict[BucketKey, list[int]] = {}
+        self._always: list[int] = []
+        for i, (selector, _, _) in enumerate(self._items):
+            groups = _split_groups(selector)
+            keys = [bucket_key(g) for g in groups]
+            if not groups or any(k is None for k in keys):
+                self._always.append(i)
+                continue
+            for k in dict.fromkeys(keys):
+                assert k is not None
+                self._buckets.setdefault(k, []).append(i)
+
+    def candidates(self, el: Element) -> list[int]:
+        """Indices of the items ``el`` could match, in item order."""
+        found: set[int] = set(self._always)
+        buckets = self._buckets
+        for k in element_keys(el):
+            hit = buckets.get(k)
+            if hit:
+                found.update(hit)
+        return sorted(found)
+
+    def first(self, el: Element) -> T | None:
+        """The payload of the first item matching ``el``, or None."""
+        items = self._items
+        for i in self.candidates(el):
+            if items[i][1](el):
+                return items[i][2]
+        return None

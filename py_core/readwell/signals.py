@@ -26,7 +26,7 @@ from .rules import (
     phrase_in_prose,
     tokens_of,
 )
-from .selectors import Pred
+from .selectors import Pred, SelectorIndex, compile_selector
 from .thresholds import (
     ARTICLE_BODY_WEIGHT,
     ARTICLE_TAG_UNITS,
@@ -120,9 +120,22 @@ def hidden_reason(el: Element) -> str | None:
     return rule.reason if rule is not None else None
 
 
+def _exact_index() -> SelectorIndex[Rule[Pred]]:
+    """The exact rules bucketed by selector. A rule's id is its selector; a rule whose matcher is not that
+    selector's compiled predicate is indexed under "*" (tested against every element), so the index can
+    never skip a rule a full scan would have fired."""
+    return SelectorIndex(
+        [(r.id if compile_selector(r.id) is r.match else "*", r.match, r) for r in EXACT_RULES]
+    )
+
+
+_EXACT_INDEX = _exact_index()
+
+
 def match_exact(el: Element) -> Rule[Pred] | None:
-    """The first exact-selector rule matching ``el``."""
-    return next((r for r in EXACT_RULES if r.match(el)), None)
+    """The first exact-selector rule matching ``el`` (in ``EXACT_RULES`` order; only the rules whose bucket
+    ``el`` is in are tested)."""
+    return _EXACT_INDEX.first(el)
 
 
 _PARTIAL_TOKENS = frozenset().union(*(r.match for r in PARTIAL_RULES))
