@@ -126,18 +126,27 @@ class Element(Node):
         return [c for c in self.children if isinstance(c, Element)]
 
     def iter(self, include_self: bool = True) -> Iterator[Element]:
-        """Elements in document order (iterative: safe on deep trees)."""
-        stack: list[Element] = [self]
-        first = True
+        """Elements in document order (iterative: safe on deep trees); each one ticks the deadline, if any.
+
+        Every stage walks the tree several times, so this is written for speed: ``Element`` has no
+        subclasses, so a class identity test replaces ``isinstance``, and no per-element generator is made.
+        """
         dl = deadline.current()
+        if dl is not None:
+            dl.tick()
+        if include_self:
+            yield self
+        stack: list[Element] = [c for c in reversed(self.children) if c.__class__ is Element]
+        pop = stack.pop
+        extend = stack.extend
         while stack:
-            el = stack.pop()
+            el = pop()
             if dl is not None:
                 dl.tick()
-            if include_self or not first:
-                yield el
-            first = False
-            stack.extend(reversed([c for c in el.children if isinstance(c, Element)]))
+            yield el
+            kids = el.children
+            if kids:
+                extend([c for c in reversed(kids) if c.__class__ is Element])
 
     def iter_nodes(self) -> Iterator[Node]:
         """All nodes (elements and text) in document order, self first."""
