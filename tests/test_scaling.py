@@ -8,13 +8,14 @@ pages relatively dearer, never cheaper). ``benchmarks/scaling.py`` prints the ti
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import pytest
 import readwell
-from readwell import selectors
-from readwell.dom import Element
+from readwell import dom, selectors
+from readwell.dom import Element, Text
 from readwell.selectors import SelectorIndex, compile_selector
 
 PROSE = (
@@ -111,3 +112,50 @@ def test_bucketed_selector_keeps_its_matches(selector: str) -> None:
         root.append(Element("p", dict(attrs)))
     for el in root.iter():
         assert (index.first(el) == selector) == pred(el)
+
+
+def test_wrappers_are_unwrapped_in_one_splice_per_parent() -> None:
+    """normalize_output unwraps thousands of presentational spans without one ``list.index`` scan and
+    splice each (``dom.unwrap``): single unwraps do not grow with the number of siblings."""
+    counts = []
+    for n in (250, 1000):
+        with counting(dom, "unwrap") as calls, counting(dom, "unwrap_all") as batches:
+            result = readwell.extract(wide_siblings(n))
+        assert f"word{n - 1}" in result.text
+        counts.append((calls[0], batches[0]))
+    assert counts[0] == counts[1]
+
+
+def _nested(seed: int) -> tuple[Element, list[Element]]:
+    """A small tree of nested wrappers with text between them, and every element in document order."""
+    rng = random.Random(seed)
+    root = Element("div")
+    root.nid = 0
+    elements = [root]
+    for i in range(1, 60):
+        parent = rng.choice(elements)
+        el = Element(rng.choice(["span", "div", "p"]))
+        el.nid = i
+        parent.append(el)
+        parent.append(Text(f"t{i}"))
+        elements.append(el)
+    return root, list(root.iter())
+
+
+def _shape(el: Element) -> list[object]:
+    return [(c.tag, c.nid, _shape(c)) if isinstance(c, Element) else c.data for c in el.children]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_unwrap_all_equals_unwrapping_one_by_one(seed: int) -> None:
+    one_by_one, els_a = _nested(seed)
+    batched, els_b = _nested(seed)
+    chosen = [i for i in range(1, len(els_a)) if random.Random(seed + 100).random() < 0.5 or i % 3 == 0]
+    for i in reversed(chosen):
+        dom.unwrap(els_a[i])
+    dom.unwrap_all([els_b[i] for i in chosen])
+    assert _shape(batched) == _shape(one_by_one)
+    for el in batched.iter(include_self=False):
+        assert el.parent is not None and any(c is el for c in el.parent.children)
+    for i in chosen:
+        assert els_b[i].parent is None and els_b[i].children == []

@@ -103,6 +103,8 @@ class Context:
     _path_cache: dict[int, dict[int, tuple[int, int]]] = field(
         default_factory=dict
     )  # the origin never changes
+    _pending_unwraps: list[Element] = field(default_factory=list)  # logged, spliced by ``flush_unwraps``
+    _pending_ids: set[int] = field(default_factory=set)
 
     def path_of(self, el: Element) -> str:
         """CSS path of ``el`` in the *original* document (sibling positions change as stages remove)."""
@@ -112,6 +114,7 @@ class Context:
             orig = self._origin_paths.get(el.nid)
             if orig is not None:
                 return dom.css_path(orig, self._path_cache)
+        self.flush_unwraps()  # a path in the working tree must see every unwrap logged before it
         return dom.css_path(el)
 
     # --- the one way things disappear -----------------------------------------------------------------
@@ -130,6 +133,7 @@ class Context:
 
     def remove(self, node: Node, kind: str, rule: str, reason: str) -> None:
         """Remove ``node`` (and its subtree) from the working tree, logging why."""
+        self.flush_unwraps()
         if node.parent is None:
             return
         self._entry(node, "remove", kind, rule, reason)
@@ -137,13 +141,33 @@ class Context:
 
     def unwrap(self, el: Element, kind: str, rule: str, reason: str) -> None:
         """Replace ``el`` by its children (content kept, wrapper dropped), logging it."""
+        self.flush_unwraps()
         if el.parent is None:
             return
         self._entry(el, "unwrap", kind, rule, reason)
         dom.unwrap(el)
 
+    def unwrap_later(self, el: Element, kind: str, rule: str, reason: str) -> None:
+        """``unwrap``, logged now and spliced at the next ``flush_unwraps`` (at the latest when the stage
+        ends, or before any other change or working-tree path): a stage unwrapping thousands of siblings
+        rebuilds each parent's child list once. Only for loops that do not read the children of the
+        elements they unwrap (or of those elements' parents) before flushing."""
+        if el.parent is None or el.nid in self._pending_ids:
+            return
+        self._entry(el, "unwrap", kind, rule, reason)
+        self._pending_unwraps.append(el)
+        self._pending_ids.add(el.nid)
+
+    def flush_unwraps(self) -> None:
+        """Apply the unwraps ``unwrap_later`` logged."""
+        if self._pending_unwraps:
+            pending, self._pending_unwraps = self._pending_unwraps, []
+            self._pending_ids.clear()
+            dom.unwrap_all(pending)
+
     def replace(self, old: Node, new: Node, kind: str, rule: str, reason: str) -> None:
         """Put ``new`` where ``old`` was (e.g. a normalized code block), logging it."""
+        self.flush_unwraps()
         if old.parent is None:
             return
         self._entry(old, "replace", kind, rule, reason)

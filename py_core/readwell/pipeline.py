@@ -82,6 +82,7 @@ def run_stages(
             deadline.check()
             t0 = time.perf_counter()
             stage.run(ctx)
+            ctx.flush_unwraps()  # no unwrap is left pending past its stage
             ctx.timings[stage.name] = round((time.perf_counter() - t0) * 1000, 3)
         if after_stage is not None:
             after_stage(ctx, stage.name)

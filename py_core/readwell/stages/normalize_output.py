@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..context import STRUCTURE, Context
-from ..dom import Element, Node, Text, normalize_space
+from ..dom import NON_TEXT, Element, Node, Text, normalize_space
 from ..rules import TITLE_TOKENS, tokens_of
 from ..textstats import BLOCK_TAGS
 
@@ -66,21 +66,40 @@ UNWRAP_TAGS = frozenset(
 BREAKS = frozenset({"br", "wbr"})
 
 
-def _has_media(el: Element) -> bool:
-    """Media or table structure inside: an element of only line breaks is still empty."""
-    return any(e.tag in MEDIA and e.tag not in BREAKS for e in el.iter(include_self=False)) or (
-        el.tag in MEDIA and el.tag not in BREAKS
-    )
+def _texts_and_media(order: list[Element]) -> tuple[set[int], set[int]]:
+    """Python ids of the elements of ``order`` (a whole subtree, document order) whose ``text()`` is not
+    blank, and of those that are or hold media or table structure (an element of only line breaks is
+    still empty): one bottom-up pass instead of a subtree walk and a text join per element (quadratic in
+    depth)."""
+    texty: set[int] = set()
+    media: set[int] = set()
+    solid = MEDIA - BREAKS
+    for el in reversed(order):
+        has_text = False
+        has_media = el.tag in solid
+        for c in el.children:
+            if isinstance(c, Text):
+                has_text = has_text or bool(c.data.strip())
+            elif isinstance(c, Element):
+                has_text = has_text or (id(c) in texty and c.tag not in NON_TEXT)
+                has_media = has_media or id(c) in media
+        if has_text:
+            texty.add(id(el))
+        if has_media:
+            media.add(id(el))
+    return texty, media
 
 
 def run(ctx: Context) -> None:
     root = ctx.root or ctx.doc.body
     title = normalize_space(ctx.meta.title or "").lower()
-    # 1. empty elements, bottom-up
-    for el in reversed(list(root.iter(include_self=False))):
+    # 1. empty elements, bottom-up (removing an empty element changes no other element's verdict)
+    order = list(root.iter(include_self=False))
+    texty, media = _texts_and_media(order)
+    for el in reversed(order):
         if el.parent is None or el.tag in KEEP_EMPTY or ctx.protected_kind(el):
             continue
-        if not normalize_space(el.text()) and not _has_media(el) and not el.get("data-tex"):
+        if id(el) not in texty and id(el) not in media and not el.get("data-tex"):
             ctx.remove(el, STRUCTURE, "empty", "empty element")
     # 2. one title: a heading at the top of the article that repeats the page title
     if title:
@@ -112,13 +131,33 @@ def run(ctx: Context) -> None:
             if cell.tag in ("td", "th"):
                 cell.tag = "div"
             else:
-                ctx.unwrap(cell, STRUCTURE, "layout-table", "layout table row unwrapped")
+                ctx.unwrap_later(cell, STRUCTURE, "layout-table", "layout table row unwrapped")
         t.tag = "div"
+    ctx.flush_unwraps()
     # 4. paragraphs from <br><br> runs in divs of inline content
     for div in [e for e in root.iter() if e.tag == "div"]:
         _br_paragraphs(ctx, div)
     # 5. wrappers that add nothing (not in debug mode: keep evidence)
+    # Bottom-up, so a wrapper is judged on its children as they are once the wrappers inside it are gone.
+    # The splices are batched (``unwrap_later``): ``blocks_only`` answers for the children an element will
+    # have (an unwrapped child stands for its own children), so no child list is rebuilt per unwrap.
     if not ctx.options.debug:
+        unwrapped: set[int] = set()
+        blocks_only: dict[int, bool] = {}  # id of an unwrapped element → its children are all blocks
+
+        def only_blocks(el: Element) -> bool:
+            for k in el.children:
+                if isinstance(k, Text):
+                    if k.data.strip():
+                        return False
+                elif isinstance(k, Element):
+                    if id(k) in unwrapped:
+                        if not blocks_only[id(k)]:
+                            return False
+                    elif k.tag not in BLOCK_TAGS:
+                        return False
+            return True
+
         for el in reversed(list(root.iter(include_self=False))):
             if el.parent is None or el.tag not in UNWRAP_TAGS or ctx.protected_kind(el) or el.get("data-tex"):
                 continue
@@ -129,17 +168,17 @@ def run(ctx: Context) -> None:
                     and el.tag != "span"
                     or (el.tag == "span" and not set(el.attrs) - {"class", "style", "id"})
                 ):
-                    ctx.unwrap(el, STRUCTURE, "wrapper", f"presentational <{el.tag}> unwrapped")
+                    blocks_only[id(el)] = only_blocks(el)
+                    unwrapped.add(id(el))
+                    ctx.unwrap_later(el, STRUCTURE, "wrapper", f"presentational <{el.tag}> unwrapped")
                 continue
-            kids = el.children
-            if all(
-                isinstance(k, Element) and k.tag in BLOCK_TAGS
-                for k in kids
-                if not (isinstance(k, Text) and not k.data.strip())
-            ):
-                ctx.unwrap(el, STRUCTURE, "wrapper", f"<{el.tag}> wrapper of blocks unwrapped")
+            if only_blocks(el):
+                blocks_only[id(el)] = True
+                unwrapped.add(id(el))
+                ctx.unwrap_later(el, STRUCTURE, "wrapper", f"<{el.tag}> wrapper of blocks unwrapped")
             elif el.tag != "div":
                 el.tag = "div"
+        ctx.flush_unwraps()
 
 
 _WORDS = re.compile(r"\w+")
