@@ -12,10 +12,13 @@ import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+import fixturelib
 import pytest
 import readwell
 from readwell import dom, selectors
+from readwell.context import Context
 from readwell.dom import Element, Text
+from readwell.measure import Stat, measure
 from readwell.selectors import SelectorIndex, compile_selector
 
 PROSE = (
@@ -159,3 +162,23 @@ def test_unwrap_all_equals_unwrapping_one_by_one(seed: int) -> None:
         assert el.parent is not None and any(c is el for c in el.parent.children)
     for i in chosen:
         assert els_b[i].parent is None and els_b[i].children == []
+
+
+def test_shared_measures_equal_fresh_ones_on_every_fixture(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Context.measure`` hands remove_low_score's measures, brought up to date after its removals, to
+    remove_by_selector instead of measuring again: on every fixture they equal a fresh ``measure``."""
+    original = Context.measure
+    reused = [0]
+
+    def checked(self: Context, root: Element) -> dict[int, Stat]:
+        if self._stats is not None and self._stats_root is root:
+            reused[0] += 1
+        shared = original(self, root)
+        fresh = measure(root)
+        assert {nid: shared[nid] for nid in fresh} == fresh
+        return shared
+
+    monkeypatch.setattr(Context, "measure", checked)
+    for fx in fixturelib.all_fixtures():
+        readwell.extract(fx.data, url=fx.url, **fx.options)
+    assert reused[0] > 50

@@ -12,6 +12,7 @@ from typing import Any
 
 from . import deadline, dom
 from .dom import Document, Element, Node, Text
+from .measure import Stat, measure, remeasure
 from .metadata import Metadata
 from .options import Options
 
@@ -105,6 +106,34 @@ class Context:
     )  # the origin never changes
     _pending_unwraps: list[Element] = field(default_factory=list)  # logged, spliced by ``flush_unwraps``
     _pending_ids: set[int] = field(default_factory=set)
+    _stats: dict[int, Stat] | None = None  # ``measure(_stats_root)``, see ``Context.measure``
+    _stats_root: Element | None = None
+    _stats_changed: list[Element] = field(default_factory=list)  # parents of nodes removed since
+
+    # --- shared measures -----------------------------------------------------------------------------------
+    def measure(self, root: Element) -> dict[int, Stat]:
+        """``measure.measure(root)``, shared by consecutive stages while it stays valid.
+
+        Correctness first: ``remove`` keeps it (the parents of removed nodes and their ancestors are
+        measured again on the next call, ``measure.remeasure``); every other change through the Context
+        forgets it, and so does the end of each stage that may change the tree by other means
+        (``pipeline.REMOVE_ONLY`` lists the stages that do not).
+        """
+        if self._stats is not None and self._stats_root is root:
+            if self._stats_changed:
+                remeasure(self._stats, self._stats_changed, root)
+                self._stats_changed = []
+            return self._stats
+        self._stats = measure(root)
+        self._stats_root = root
+        self._stats_changed = []
+        return self._stats
+
+    def forget_measures(self) -> None:
+        """Drop the shared measures (the tree changed in a way ``remove`` does not track)."""
+        self._stats = None
+        self._stats_root = None
+        self._stats_changed = []
 
     def path_of(self, el: Element) -> str:
         """CSS path of ``el`` in the *original* document (sibling positions change as stages remove)."""
@@ -137,6 +166,8 @@ class Context:
         if node.parent is None:
             return
         self._entry(node, "remove", kind, rule, reason)
+        if self._stats is not None:
+            self._stats_changed.append(node.parent)
         dom.detach(node)
 
     def unwrap(self, el: Element, kind: str, rule: str, reason: str) -> None:
@@ -145,6 +176,7 @@ class Context:
         if el.parent is None:
             return
         self._entry(el, "unwrap", kind, rule, reason)
+        self.forget_measures()
         dom.unwrap(el)
 
     def unwrap_later(self, el: Element, kind: str, rule: str, reason: str) -> None:
@@ -155,6 +187,7 @@ class Context:
         if el.parent is None or el.nid in self._pending_ids:
             return
         self._entry(el, "unwrap", kind, rule, reason)
+        self.forget_measures()
         self._pending_unwraps.append(el)
         self._pending_ids.add(el.nid)
 
@@ -171,6 +204,7 @@ class Context:
         if old.parent is None:
             return
         self._entry(old, "replace", kind, rule, reason)
+        self.forget_measures()
         dom.replace(old, new)
 
     def note(self, step: str, el: Element, detail: str) -> None:

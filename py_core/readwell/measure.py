@@ -30,50 +30,102 @@ class Stat:
         return min(1.0, self.link_units / self.units) if self.units else 0.0
 
 
+# Text measures by text: one extraction measures the same text nodes up to five times (readerable, root
+# selection, removal stages, the final check), and pages repeat short strings. Only short strings are kept,
+# and the table is emptied when full, so memory stays bounded in a long-running server.
+_TEXT_MEMO: dict[str, tuple[int, int]] = {}
+_MEMO_MAX_ENTRIES = 50_000
+_MEMO_MAX_CHARS = 2_000
+
+
+def text_measures(s: str) -> tuple[int, int]:
+    """``(text_units(s), clause_marks(s))``, remembered for short strings."""
+    found = _TEXT_MEMO.get(s)
+    if found is None:
+        found = (text_units(s), clause_marks(s))
+        if len(s) <= _MEMO_MAX_CHARS:
+            if len(_TEXT_MEMO) >= _MEMO_MAX_ENTRIES:
+                _TEXT_MEMO.clear()
+            _TEXT_MEMO[s] = found
+    return found
+
+
 def measure(root: Element) -> dict[int, Stat]:
     """Stats for ``root`` and every element below it, keyed by node id."""
     stats: dict[int, Stat] = {}
-    order: list[Element] = list(root.iter())
-    for el in reversed(order):  # children before parents
-        s = Stat()
-        in_link = el.tag == "a" and bool(el.attrs.get("href"))
-        if el.tag in NON_TEXT:
-            stats[el.nid] = s  # code, not text: contributes nothing to its ancestors
-            continue
-        for c in el.children:
-            if isinstance(c, Text):
-                u = text_units(c.data)
-                s.units += u
-                s.marks += clause_marks(c.data)
-                if in_link:
-                    s.link_units += u * (0.3 if el.attrs["href"].startswith("#") else 1.0)
-            elif isinstance(c, Element):
-                cs = stats[c.nid]
-                s.units += cs.units
-                s.marks += cs.marks
-                s.paragraphs += cs.paragraphs
-                s.images += cs.images
-                s.list_items += cs.list_items
-                s.inputs += cs.inputs
-                s.headings += cs.headings
-                s.embeds += cs.embeds
-                if in_link:
-                    # nested links count once: the whole child text is link text
-                    s.link_units += cs.units * (0.3 if el.attrs["href"].startswith("#") else 1.0)
-                else:
-                    s.link_units += cs.link_units
-        t = el.tag
-        if t == "p":
-            s.paragraphs += 1
-        elif t == "img":
-            s.images += 1
-        elif t == "li":
-            s.list_items += 1
-        elif t in ("input", "select", "textarea", "button"):
-            s.inputs += 1
-        elif t in ("h1", "h2", "h3", "h4", "h5", "h6"):
-            s.headings += 1
-        elif t in ("iframe", "embed", "object", "video", "audio"):
-            s.embeds += 1
-        stats[el.nid] = s
+    for el in reversed(list(root.iter())):  # children before parents
+        stats[el.nid] = stat_of(el, stats)
     return stats
+
+
+def remeasure(stats: dict[int, Stat], changed: list[Element], root: Element) -> None:
+    """Bring ``stats`` (``measure(root)``) up to date after the children of ``changed`` elements changed
+    (e.g. removals): those and their ancestors up to ``root`` are measured again, deepest first, each once;
+    the result equals a fresh ``measure(root)`` for every element still under ``root``."""
+    depth: dict[int, int] = {id(root): 0}
+    todo: dict[int, Element] = {}
+    for el in changed:
+        chain: list[Element] = []
+        cur: Element | None = el
+        while cur is not None and id(cur) not in depth:
+            chain.append(cur)
+            cur = cur.parent
+        if cur is None:
+            continue  # no longer under root
+        d = depth[id(cur)]
+        for e in reversed(chain):
+            d += 1
+            depth[id(e)] = d
+            todo[id(e)] = e
+        up: Element | None = el
+        while up is not None:
+            todo[id(up)] = up
+            if up is root:
+                break
+            up = up.parent
+    for el in sorted(todo.values(), key=lambda e: depth[id(e)], reverse=True):
+        stats[el.nid] = stat_of(el, stats)
+
+
+def stat_of(el: Element, stats: dict[int, Stat]) -> Stat:
+    """The stats of ``el`` from its text children and its element children's ``stats``."""
+    s = Stat()
+    if el.tag in NON_TEXT:
+        return s  # code, not text: contributes nothing to its ancestors
+    in_link = el.tag == "a" and bool(el.attrs.get("href"))
+    for c in el.children:
+        if isinstance(c, Text):
+            u, marks = text_measures(c.data)
+            s.units += u
+            s.marks += marks
+            if in_link:
+                s.link_units += u * (0.3 if el.attrs["href"].startswith("#") else 1.0)
+        elif isinstance(c, Element):
+            cs = stats[c.nid]
+            s.units += cs.units
+            s.marks += cs.marks
+            s.paragraphs += cs.paragraphs
+            s.images += cs.images
+            s.list_items += cs.list_items
+            s.inputs += cs.inputs
+            s.headings += cs.headings
+            s.embeds += cs.embeds
+            if in_link:
+                # nested links count once: the whole child text is link text
+                s.link_units += cs.units * (0.3 if el.attrs["href"].startswith("#") else 1.0)
+            else:
+                s.link_units += cs.link_units
+    t = el.tag
+    if t == "p":
+        s.paragraphs += 1
+    elif t == "img":
+        s.images += 1
+    elif t == "li":
+        s.list_items += 1
+    elif t in ("input", "select", "textarea", "button"):
+        s.inputs += 1
+    elif t in ("h1", "h2", "h3", "h4", "h5", "h6"):
+        s.headings += 1
+    elif t in ("iframe", "embed", "object", "video", "audio"):
+        s.embeds += 1
+    return s

@@ -60,6 +60,11 @@ STAGES: tuple[Stage, ...] = (
 )
 STAGE_NAMES: tuple[str, ...] = tuple(s.name for s in STAGES)
 
+# Stages that change the tree only through ``Context.remove``, so the measures they share
+# (``Context.measure``) stay valid past their end; after any other stage the measures are forgotten.
+# tests/test_scaling.py checks the shared measures against fresh ones on every fixture.
+REMOVE_ONLY = frozenset({"remove_low_score", "remove_by_selector"})
+
 
 def stage_names() -> list[str]:
     return list(STAGE_NAMES)
@@ -83,6 +88,8 @@ def run_stages(
             t0 = time.perf_counter()
             stage.run(ctx)
             ctx.flush_unwraps()  # no unwrap is left pending past its stage
+            if stage.name not in REMOVE_ONLY:
+                ctx.forget_measures()
             ctx.timings[stage.name] = round((time.perf_counter() - t0) * 1000, 3)
         if after_stage is not None:
             after_stage(ctx, stage.name)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from ..context import EXACT, PARTIAL, Context
 from ..dom import Element
-from ..measure import measure
 from ..rules import COMMENT_TOKENS, tokens_of
 from ..signals import match_exact, match_partial
 from ..thresholds import MOST_OF_ROOT_NAMED
@@ -20,7 +19,7 @@ AFTER: tuple[str, ...] = ("remove_low_score",)
 
 def run(ctx: Context) -> None:
     root = ctx.root or ctx.doc.body
-    stats = measure(root)
+    stats = ctx.measure(root)
     found: list[tuple[Element, str, str, str]] = []
     root_units = stats[root.nid].units
     stack = [c for c in root.children if isinstance(c, Element)]

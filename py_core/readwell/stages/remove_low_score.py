@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..context import SCORE, Context
 from ..dom import Element, normalize_space
-from ..measure import Stat, measure
+from ..measure import Stat
 from ..rules import PROMO_TEXT, phrase_in_prose, reads_as_prose
 from ..signals import class_weight, match_exact, match_partial
 from ..textstats import led_by_link
@@ -119,7 +119,7 @@ def names_boilerplate(el: Element, st: Stat) -> bool:
 
 def run(ctx: Context) -> None:
     root = ctx.root or ctx.doc.body
-    stats = measure(root)
+    stats = ctx.measure(root)
     root_units = stats[root.nid].units
     # Bottom-up: inner blocks first, so an outer container is judged on what survives inside it.
     order = [e for e in root.iter(include_self=False) if e.tag in CANDIDATE_TAGS]
