@@ -633,17 +633,31 @@ BYLINE_TEXT = re.compile(r"^\s*(by|von|par|por|door|di|av)\s+(.{2,80})$", re.I)
 TITLE_SEPARATORS = re.compile(r"\s+[|\-–—\\/>»·•]\s+|\s*[｜]\s*")
 
 
-def tokens_of(value: str) -> set[str]:
+_TOKEN_SPLIT = re.compile(r"[-_:.\s]+|(?<=[a-z])(?=[A-Z])")
+_TOKENS_MEMO: dict[str, frozenset[str]] = {}
+_TOKENS_MEMO_MAX = 20_000  # entries; emptied when full (memory stays bounded in a server)
+_TOKENS_MEMO_CHARS = 500  # longer values are split every time, never kept
+
+
+def tokens_of(value: str) -> frozenset[str]:
     """Tokens of a class or id value: split on separators and camelCase, lower-cased.
 
     Joined forms are included too (``share-bar`` → ``share``, ``bar``, ``sharebar``) so tables can name
-    both.
+    both. Remembered by value: the same class strings recur on a page and every stage asks again.
     """
+    found = _TOKENS_MEMO.get(value)
+    if found is not None:
+        return found
     out: set[str] = set()
     for word in value.split():
-        parts = [p for p in re.split(r"[-_:.\s]+|(?<=[a-z])(?=[A-Z])", word) if p]
+        parts = [p for p in _TOKEN_SPLIT.split(word) if p]
         lower = [p.lower() for p in parts]
         out.update(lower)
         if len(lower) > 1:
             out.add("".join(lower))
-    return out
+    found = frozenset(out)
+    if len(value) <= _TOKENS_MEMO_CHARS:
+        if len(_TOKENS_MEMO) >= _TOKENS_MEMO_MAX:
+            _TOKENS_MEMO.clear()
+        _TOKENS_MEMO[value] = found
+    return found
