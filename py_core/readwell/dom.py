@@ -262,7 +262,10 @@ def replace(old: Node, new: Node) -> None:
 
 
 def clone(node: Node) -> Node:
-    """Deep copy keeping node ids (iterative)."""
+    """Deep copy keeping node ids (iterative).
+
+    Every extraction copies the whole page, so nodes are made without ``__init__`` chains: slots are set
+    directly (the same fields ``Element``/``Text`` construction sets)."""
     if isinstance(node, Text):
         t = Text(node.data)
         t.nid = node.nid
@@ -270,26 +273,34 @@ def clone(node: Node) -> Node:
     assert isinstance(node, Element)
     root = _shallow(node)
     stack: list[tuple[Element, Element]] = [(node, root)]
+    new_text = Text.__new__
     while stack:
         src, dst = stack.pop()
+        kids = dst.children
         for c in src.children:
-            if isinstance(c, Text):
-                t = Text(c.data)
+            if c.__class__ is Text:
+                t = new_text(Text)
+                t.data = c.data
                 t.nid = c.nid
                 t.parent = dst
-                dst.children.append(t)
+                kids.append(t)
             else:
                 assert isinstance(c, Element)
                 e = _shallow(c)
                 e.parent = dst
-                dst.children.append(e)
+                kids.append(e)
                 stack.append((c, e))
     return root
 
 
 def _shallow(e: Element) -> Element:
-    n = Element(e.tag, dict(e.attrs), e.ns)
+    n = Element.__new__(Element)
+    n.parent = None
     n.nid = e.nid
+    n.tag = e.tag
+    n.ns = e.ns
+    n.attrs = e.attrs.copy()
+    n.children = []
     n.layout = e.layout
     return n
 
