@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..context import TEXT, Context
-from ..dom import Element, Text, normalize_space
+from ..dom import NON_TEXT, Element, Node, Text, normalize_space
 from ..metadata import normalize_date
 from ..rules import BYLINE_TEXT, MAX_PATTERN_BLOCK, TEXT_RULES, Rule
 
@@ -73,10 +73,51 @@ def looks_like_names(s: str) -> bool:
     return all(w[0].isupper() or w.lower() in _NAME_JOINERS or not w[0].isalpha() for w in words)
 
 
-def _has_media(el: Element) -> bool:
-    return any(
-        e.tag in ("img", "picture", "video", "figure", "svg", "iframe") for e in el.iter(include_self=False)
-    )
+MEDIA_TAGS = frozenset({"img", "picture", "video", "figure", "svg", "iframe"})
+
+
+def _below(root: Element) -> tuple[set[int], set[int], set[int]]:
+    """Python ids of the elements with media below them, with an ``<img>`` below them, and with a block
+    below them that makes them no leaf block (``LEAF_BREAKERS``; a wrapper repeats its child's text): one
+    bottom-up pass instead of a subtree walk per block (quadratic in depth). The stage removes only after
+    its walk, so they stay true."""
+    media: set[int] = set()
+    imgs: set[int] = set()
+    breakers: set[int] = set()
+    for el in reversed(list(root.iter())):
+        has_media = has_img = has_breaker = False
+        for c in el.children:
+            if isinstance(c, Element):
+                k, t = id(c), c.tag
+                has_media = has_media or t in MEDIA_TAGS or k in media
+                has_img = has_img or t == "img" or k in imgs
+                has_breaker = has_breaker or t in LEAF_BREAKERS or k in breakers
+        if has_media:
+            media.add(id(el))
+        if has_img:
+            imgs.add(id(el))
+        if has_breaker:
+            breakers.add(id(el))
+    return media, imgs, breakers
+
+
+def _text_within(el: Element, cap: int) -> str:
+    """``normalize_space(el.text())`` when that has at most ``cap`` characters, else a longer string: the
+    walk stops once more than ``cap`` non-space characters are joined (patterns judge only short blocks,
+    so a wrapper of a long article is not joined in full at every level of nesting)."""
+    out: list[str] = []
+    solid = 0
+    stack: list[Node] = [el]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Text):
+            out.append(n.data)
+            solid += len("".join(n.data.split()))
+            if solid > cap:
+                break
+        elif isinstance(n, Element) and (n is el or n.tag not in NON_TEXT):
+            stack.extend(reversed(n.children))
+    return normalize_space("".join(out))
 
 
 def is_meta_line(text: str, byline: str | None) -> str | None:
@@ -101,7 +142,13 @@ def is_meta_line(text: str, byline: str | None) -> str | None:
         " ",
         t,
     )
-    if len(t) < 80 and normalize_date(t) and len(re.findall(r"[^\W\d]{4,}", stripped)) <= 3:
+    # (every date format normalize_date reads has digits: the check skips its parsers on plain words)
+    if (
+        len(t) < 80
+        and any(ch.isdigit() for ch in t)
+        and normalize_date(t)
+        and len(re.findall(r"[^\W\d]{4,}", stripped)) <= 3
+    ):
         return "date line"
     return None
 
@@ -111,6 +158,7 @@ def run(ctx: Context) -> None:
     found: list[tuple[Element, str, str]] = []
     byline = ctx.meta.byline
     seen: dict[str, Element] = {}
+    media, imgs, breakers = _below(root)
     stack = [c for c in root.children if isinstance(c, Element)]
     stack.reverse()
     while stack:
@@ -123,11 +171,11 @@ def run(ctx: Context) -> None:
             )
             continue
         if el.tag in BLOCK_TAGS:
-            text = normalize_space(el.text())
-            if not text and el.find("img") is None:
+            text = _text_within(el, MAX_PATTERN_BLOCK)
+            if not text and id(el) not in imgs:
                 pass
             else:
-                m = match_boilerplate(text) if not _has_media(el) else None
+                m = match_boilerplate(text) if id(el) not in media else None
                 if m and _standalone(el):
                     found.append((el, m.id, m.reason))
                     continue
@@ -135,7 +183,9 @@ def run(ctx: Context) -> None:
                 if meta_line and _standalone(el) and not _has_block_kids(el):
                     found.append((el, "byline-or-date-line", meta_line))
                     continue
-                if len(text) >= 40 and el.tag in ("p", "figcaption", "div") and _is_leaf_block(el):
+                if len(text) >= 40 and el.tag in ("p", "figcaption", "div") and id(el) not in breakers:
+                    if len(text) > MAX_PATTERN_BLOCK:
+                        text = normalize_space(el.text())  # leaf blocks are disjoint: joined once each
                     first = seen.get(text)
                     if first is not None and first.parent is not el.parent and not same_item_slot(first, el):
                         # a slideshow repeats captions in separate slides; identical steps in one list stay
@@ -216,11 +266,6 @@ def same_item_slot(first: Element, el: Element) -> bool:
 def _element_index(el: Element, parent: Element) -> int:
     """Position among element siblings (whitespace between tags varies from item to item)."""
     return next(i for i, c in enumerate(parent.element_children) if c is el)
-
-
-def _is_leaf_block(el: Element) -> bool:
-    """No block-level descendants: a paragraph-like unit (a wrapper repeats its child's text)."""
-    return not any(e.tag in LEAF_BREAKERS for e in el.iter(include_self=False))
 
 
 def _has_block_kids(el: Element) -> bool:
