@@ -182,3 +182,15 @@ def test_shared_measures_equal_fresh_ones_on_every_fixture(monkeypatch: pytest.M
     for fx in fixturelib.all_fixtures():
         readwell.extract(fx.data, url=fx.url, **fx.options)
     assert reused[0] > 50
+
+
+def test_custom_elements_are_unwrapped_by_the_sanitizer_in_one_splice() -> None:
+    """Elements off the output allow-list are unwrapped in one splice per parent, whatever their number."""
+    counts = []
+    for n in (250, 1000):
+        html = _page(f"<p>{PROSE}</p><div>" + "".join(f"<x-w>word{i} </x-w>" for i in range(n)) + "</div>")
+        with counting(dom, "unwrap") as calls:
+            result = readwell.extract(html)
+        assert f"word{n - 1}" in result.text and "x-w" not in result.content_html
+        counts.append(calls[0])
+    assert counts[0] == counts[1]

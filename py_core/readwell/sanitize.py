@@ -198,7 +198,8 @@ def sanitize_tree(ctx: Context, root: Element) -> Element:
         )
     for el in reversed(unwraps):
         if el.parent is not None:
-            ctx.unwrap(el, ALLOWLIST, el.tag, "element not on the output allow-list; content kept")
+            ctx.unwrap_later(el, ALLOWLIST, el.tag, "element not on the output allow-list; content kept")
+    ctx.flush_unwraps()  # one splice per parent (thousands of custom elements under one parent)
     for el in maths:
         if el.parent is not None and not el.text().strip():
             ctx.remove(el, ALLOWLIST, "math", "MathML with no text left after cleaning")
