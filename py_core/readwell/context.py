@@ -184,12 +184,12 @@ class Context:
         ends, or before any other change or working-tree path): a stage unwrapping thousands of siblings
         rebuilds each parent's child list once. Only for loops that do not read the children of the
         elements they unwrap (or of those elements' parents) before flushing."""
-        if el.parent is None or el.nid in self._pending_ids:
+        if el.parent is None or id(el) in self._pending_ids:
             return
         self._entry(el, "unwrap", kind, rule, reason)
         self.forget_measures()
         self._pending_unwraps.append(el)
-        self._pending_ids.add(el.nid)
+        self._pending_ids.add(id(el))
 
     def flush_unwraps(self) -> None:
         """Apply the unwraps ``unwrap_later`` logged."""
