@@ -135,6 +135,14 @@ class Context:
         self._stats_root = None
         self._stats_changed = []
 
+    def origin_element(self, nid: int) -> Element | None:
+        """The element of the untouched input with node id ``nid`` (one id table per run)."""
+        if self.origin is None:
+            return None
+        if self._origin_paths is None:
+            self._origin_paths = self.origin.by_id()
+        return self._origin_paths.get(nid)
+
     def path_of(self, el: Element) -> str:
         """CSS path of ``el`` in the *original* document (sibling positions change as stages remove)."""
         if self.origin is not None:

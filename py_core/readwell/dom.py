@@ -315,15 +315,13 @@ def _nth_of_type(el: Element, cache: dict[int, dict[int, tuple[int, int]]] | Non
     table = cache.get(id(parent))
     if table is None:
         counts: dict[str, int] = {}
-        pos: dict[int, int] = {}
+        pos: list[tuple[int, str, int]] = []
         for c in parent.children:
-            if isinstance(c, Element):
-                counts[c.tag] = counts.get(c.tag, 0) + 1
-                pos[id(c)] = counts[c.tag]
-        table = {k: (v, 0) for k, v in pos.items()}
-        for c in parent.children:
-            if isinstance(c, Element):
-                table[id(c)] = (pos[id(c)], counts[c.tag])
+            if c.__class__ is Element:
+                n = counts.get(c.tag, 0) + 1
+                counts[c.tag] = n
+                pos.append((id(c), c.tag, n))
+        table = {k: (n, counts[tag]) for k, tag, n in pos}
         cache[id(parent)] = table
     return table[id(el)]
 

@@ -239,7 +239,7 @@ def _extract_document(doc: Document, opts: Options) -> Result:
     work_root: Element | None = ctx.root if "select_root" not in opts.disable else ctx.doc.body
     original_root = None
     if work_root is not None:
-        original_root = doc.by_id().get(work_root.nid)
+        original_root = ctx.origin_element(work_root.nid)  # ctx.origin is doc
     found = work_root is not None and _has_article(work_root, opts)
     head: metadata.Metadata = ctx.meta.head
     html = md = text = ""
