@@ -101,18 +101,26 @@ def _compile_compound(text: str, full: str) -> list[tuple[str, list[Pred]]]:
     pos = 0
     text = text.strip()
     while pos < len(text):
+        if text[pos].isspace():  # a descendant combinator (``_TOKEN``'s leading \s* would swallow it)
+            while pos < len(text) and text[pos].isspace():
+                pos += 1
+            if preds:
+                parts.append((comb, preds))
+                preds = []
+                comb = " "
+            continue
         m = _TOKEN.match(text, pos)
         if not m or m.end() == pos:
             raise InputError(f"unsupported CSS selector: {full!r}")
         pos = m.end()
         g = m.groupdict()
-        if g["ws"] is not None or g["comb"] is not None:
+        if g["comb"] is not None:
             if preds:
                 parts.append((comb, preds))
                 preds = []
-                comb = " "
-            if g["comb"]:
-                comb = ">"
+            elif not parts:
+                raise InputError(f"CSS selector starts with a combinator: {full!r}")
+            comb = ">"
             continue
         if g["star"]:
             preds.append(lambda e: True)
@@ -138,6 +146,8 @@ def _compile_compound(text: str, full: str) -> list[tuple[str, list[Pred]]]:
             preds.append(_pseudo_pred(g["pseudo"].replace(" ", "")))
     if preds:
         parts.append((comb, preds))
+    elif parts and comb == ">":
+        raise InputError(f"CSS selector ends with a combinator: {full!r}")
     if not parts:
         raise InputError(f"empty CSS selector: {full!r}")
     return parts
@@ -232,9 +242,11 @@ def bucket_key(group: str) -> BucketKey | None:
             return None
         pos = m.end()
         g = m.groupdict()
-        if g["ws"] is not None or g["comb"] is not None:
+        if g["ws"] is not None or g["comb"] is not None or m.group(0)[:1].isspace():
             keys = []  # a new compound starts: only the rightmost one is checked against the element
-        elif g["id"]:
+        if g["ws"] is not None or g["comb"] is not None:
+            continue
+        if g["id"]:
             keys.append(("id", g["id"]))
         elif g["cls"]:
             keys.append(("class", g["cls"]))
