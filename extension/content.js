@@ -9,12 +9,13 @@
 
   const { ADDRESSES, listen, send, withTimeout } = RW.messages;
 
-  async function siteRoot() {
-    try {
-      const got = await chrome.storage.local.get('siteRoots');
-      return (got.siteRoots || {})[location.host] || null;
-    } catch { return null; }
+  /** Does `selector` find an element on this page? (A remembered root that matches nothing falls back.) */
+  function matchesHere(selector) {
+    try { return document.querySelector(selector) !== null; } catch { return false; }
   }
+  const staleNotice = (entry) => `The content root remembered for ${location.host}${entry.prefix}* `
+    + `(${entry.label || entry.selector}) is not on this page: automatic detection was used. `
+    + 'Change or delete it in the debug overlay or on the options page.';
 
   // Optional: Pyodide in this content script (options.engine === 'page'), used by the benchmark to measure
   // what the page pays for it. Probes WebAssembly first (a strict page CSP blocks it and loadPyodide would hang).
@@ -34,35 +35,50 @@
 
   /** Snapshot the page and run readwell on it. options: readwell's keyword options (the engine keeps the names
    * readwell defines and drops the rest) plus engine ('page') and useSiteRoot (false). Returns { result, nodes,
-   * stages (readwell's stage names, in order), snapshotMs, nodeCount, engine }. */
+   * stages (readwell's stage names, in order), snapshotMs, nodeCount, engine, siteRoot (the remembered root
+   * used, or null), notice (why a remembered root was not used, or null) }. */
   async function extractHere(options = {}) {
     const pyOpts = { ...options, url: location.href };
+    let siteRoot = null;
+    let notice = null;
     if (!pyOpts.selector && options.useSiteRoot !== false) {
-      const sel = await siteRoot();
-      if (sel) pyOpts.selector = sel;
+      const entry = await RW.siteRoots.forUrl(location.href).catch(() => null);
+      if (entry && matchesHere(entry.selector)) {
+        pyOpts.selector = entry.selector;
+        siteRoot = entry;
+      } else if (entry) {
+        notice = staleNotice(entry);
+      }
     }
     const snap = RW.snapshot();
-    let json = null;
-    let stages = null;
+    let got;
+    try {
+      got = await runEngine(snap, pyOpts, options.engine);
+    } catch (err) {
+      if (!siteRoot) throw err;
+      // the remembered root is on the page for the browser but not for readwell (or failed): never lock out
+      notice = staleNotice(siteRoot);
+      siteRoot = null;
+      delete pyOpts.selector;
+      got = await runEngine(snap, pyOpts, options.engine);
+    }
+    return { result: JSON.parse(got.json), nodes: snap.nodes, stages: got.stages, snapshotMs: snap.ms,
+      nodeCount: snap.count, engine: got.engine, siteRoot, notice };
+  }
+
+  async function runEngine(snap, pyOpts, which) {
     let engine = 'offscreen';
-    if (options.engine === 'page') {
+    if (which === 'page') {
       try {
         const eng = await loadPageEngine();
-        json = eng.extractSnapshot(snap.json, pyOpts);
-        stages = eng.stages;
-        engine = 'page';
+        return { json: eng.extractSnapshot(snap.json, pyOpts), stages: eng.stages, engine: 'page' };
       } catch (err) {
         engine = `offscreen (page engine: ${err.message})`;
       }
     }
-    if (json === null) {
-      const reply = await send(ADDRESSES.sw, 'engine-extract', { snapshot: snap.json, options: pyOpts },
-        { timeoutMs: TIMEOUT_MS });
-      json = reply.json;
-      stages = reply.stages;
-    }
-    return { result: JSON.parse(json), nodes: snap.nodes, stages, snapshotMs: snap.ms, nodeCount: snap.count,
-      engine };
+    const reply = await send(ADDRESSES.sw, 'engine-extract', { snapshot: snap.json, options: pyOpts },
+      { timeoutMs: TIMEOUT_MS });
+    return { json: reply.json, stages: reply.stages, engine };
   }
 
   const actions = {
@@ -75,9 +91,10 @@
     if (RW.reader.isOpen() && msg.force !== true) { RW.reader.hide(); return { open: false }; }
     RW.overlay.hide();
     const t0 = performance.now();
-    const { result, snapshotMs, engine } = await extractHere(msg.options || {});
-    const shown = await RW.reader.show(result, msg.css, actions);
-    return { open: true, found: shown.found, title: result.title, ms: performance.now() - t0, snapshotMs, engine };
+    const { result, snapshotMs, engine, notice } = await extractHere(msg.options || {});
+    const shown = await RW.reader.show(result, msg.css, actions, notice);
+    return { open: true, found: shown.found, title: result.title, ms: performance.now() - t0, snapshotMs, engine,
+      notice };
   }
 
   async function toggleOverlay(options) {
@@ -89,8 +106,8 @@
   const handlers = {
     ping: async () => ({ ok: true }),
     extract: async (msg) => {
-      const { result, snapshotMs, nodeCount, engine } = await extractHere(msg.options || {});
-      return { result, snapshotMs, nodeCount, engine };
+      const { result, snapshotMs, nodeCount, engine, notice } = await extractHere(msg.options || {});
+      return { result, snapshotMs, nodeCount, engine, notice };
     },
     reader: toggleReader,
     overlay: async (msg) => toggleOverlay(msg.options),

@@ -17,9 +17,24 @@ async function extract(snapshot, options) {
   firstExtractAt ??= Date.now();
   const engine = await load();
   const t0 = performance.now();
-  const json = engine.extractSnapshot(snapshot, options);
+  let json;
+  try {
+    json = engine.extractSnapshot(snapshot, options);
+  } catch (err) {
+    console.warn('readwell: extraction failed:', err); // the full Python traceback stays here, for developers
+    throw new Error(shortError(err));
+  }
   return { json, ms: performance.now() - t0, loadMs: engine.loadMs, fromSnapshot: engine.fromSnapshot,
     stages: engine.stages };
+}
+
+/** What a user may read of an engine error: a Python traceback's last line without the module path
+ * ("InputError: selector 'x' matched no element"), never the traceback. */
+function shortError(err) {
+  const text = String((err && err.message) || err);
+  if (!/Traceback \(most recent call last\)/.test(text)) return text;
+  const last = text.trim().split('\n').map((l) => l.trim()).filter(Boolean).pop() || 'extraction failed';
+  return `readwell: ${last.replace(/^[\w.]+\.(\w+(Error|Exception):)/, '$1')}`;
 }
 
 function blobToDataUrl(blob) {

@@ -14,6 +14,11 @@
     .box[data-empty] { display: none; }
     .root { position: absolute; box-sizing: border-box; outline: 3px solid #188038; outline-offset: 2px; pointer-events: none; }
     .pick { position: absolute; box-sizing: border-box; border: 2px solid #d01884; background: rgba(208,24,132,.08); pointer-events: none; }
+    .pick-label { position: absolute; left: -2px; bottom: 100%; background: #d01884; color: #fff; font: 12px/1.5 system-ui, sans-serif;
+      padding: 0 6px; border-radius: 3px 3px 0 0; white-space: nowrap; }
+    .notice { background: #fef7e0; border-left: 3px solid #f9ab00; padding: 4px 6px; margin: 4px 0; }
+    .confirm { border: 1px solid #d01884; border-radius: 6px; padding: 6px; margin: 4px 0; }
+    .confirm input { font: inherit; width: 12em; }
     .picking .box { pointer-events: none; }
     .panel { position: fixed; right: 12px; bottom: 12px; width: 380px; max-height: 62vh; overflow: auto; pointer-events: auto;
       background: #fff; color: #202124; border: 1px solid #dadce0; border-radius: 8px; box-shadow: 0 4px 16px rgba(0,0,0,.2);
@@ -122,11 +127,20 @@
     for (const r of result.removals || []) byStage.get(r.stage)?.push(r);
     panel.appendChild(mk('h2', { text: 'Readwell debug' }));
     panel.appendChild(mk('div', { class: 'muted', text: result.found ? `root: ${result.root || '(none)'}` : 'no article found' }));
-    const bar = mk('div', {},
-      mk('button', { type: 'button', text: state.picking ? 'Picking… (Esc)' : 'Pick root', onclick: startPick }),
-      state.siteRoot ? mk('button', { type: 'button', text: 'Forget site root', onclick: forgetRoot }) : null,
-      mk('button', { type: 'button', text: 'Close', onclick: () => hide() }));
-    panel.appendChild(bar);
+    if (state.siteRoot) {
+      panel.appendChild(mk('div', { class: 'muted', 'data-readwell-site-root': state.siteRoot.prefix,
+        text: `remembered root for ${location.host}${state.siteRoot.prefix}*: ${state.siteRoot.label || state.siteRoot.selector}` }));
+    }
+    if (state.notice) panel.appendChild(mk('div', { class: 'notice', role: 'status', text: state.notice }));
+    if (state.candidate) {
+      panel.appendChild(confirmBox());
+    } else {
+      panel.appendChild(mk('div', {},
+        mk('button', { type: 'button', text: state.picking ? 'Picking… (Esc)' : 'Pick root', onclick: startPick }),
+        state.siteRoot || state.notice
+          ? mk('button', { type: 'button', text: 'Forget site root', onclick: forgetRoot }) : null,
+        mk('button', { type: 'button', text: 'Close', onclick: () => hide() })));
+    }
     for (const name of names) {
       const entries = byStage.get(name) || [];
       const ms = result.timings && result.timings[name];
@@ -161,11 +175,12 @@
 
   async function rerun() {
     const opts = { ...(state.options || {}), debug: true, disable: [...state.disabled] };
-    if (state.siteRoot) opts.selector = state.siteRoot;
-    const { result, nodes } = await state.extract(opts);
+    const { result, nodes, siteRoot, notice } = await state.extract(opts);
     if (!state) return;
     state.result = result;
     state.nodes = nodes;
+    state.siteRoot = siteRoot;
+    state.notice = notice;
     if (!state.disabled.size) state.base = result;
     draw();
   }
@@ -175,60 +190,139 @@
     rerun();
   }
 
+  /** What the picker shows for an element: tag, id, first classes ("section#main.post"). */
+  function labelOf(el) {
+    let label = el.localName;
+    if (el.id) label += `#${el.id}`;
+    const classes = Array.from(el.classList || []).slice(0, 2);
+    if (classes.length) label += `.${classes.join('.')}`;
+    return label.length > 60 ? `${label.slice(0, 59)}…` : label;
+  }
+  const wordsOf = (el) => (el.textContent || '').split(/\s+/).filter(Boolean).length;
+
+  function placeBox(box, el) {
+    const b = docRect(el);
+    box.style.left = `${b.x}px`; box.style.top = `${b.y}px`; box.style.width = `${b.w}px`; box.style.height = `${b.h}px`;
+  }
+
+  // Picking is two steps: hover + click proposes an element (outlined, labelled with its word count), then the
+  // panel asks for confirmation; the proposal can be widened to its parent or narrowed back (buttons, or ↑/↓,
+  // Enter to save, Escape to cancel) and the path prefix it applies to edited before anything is stored.
   function startPick() {
     state.picking = true;
     state.shadow.querySelector('.layer-wrap').classList.add('picking');
-    const hl = mk('div', { class: 'pick' });
+    const hl = mk('div', { class: 'pick' }, mk('span', { class: 'pick-label' }));
     state.layer.appendChild(hl);
+    state.pickBox = hl;
     const under = (e) => {
       state.host.style.setProperty('display', 'none', 'important');
       const t = document.elementFromPoint(e.clientX, e.clientY);
       state.host.style.setProperty('display', 'block', 'important');
-      return t;
+      return t && t !== document.documentElement ? t : null;
     };
     const move = (e) => {
+      if (state.candidate) return;
       const t = under(e);
-      if (!t) return;
-      const b = docRect(t);
-      hl.style.left = `${b.x}px`; hl.style.top = `${b.y}px`; hl.style.width = `${b.w}px`; hl.style.height = `${b.h}px`;
+      if (t) showPick(t);
     };
-    const click = async (e) => {
+    const click = (e) => {
       if (e.composedPath().includes(state.panel)) return;
       e.preventDefault(); e.stopPropagation();
+      if (state.candidate) return;
       const t = under(e);
-      stopPick();
       if (!t) return;
-      await choose(selectorFor(t));
+      state.candidate = { el: t, trail: [], prefix: RW.siteRoots.defaultPrefix(location.href) };
+      showPick(t);
+      redrawPanel();
     };
-    const key = (e) => { if (e.key === 'Escape') { e.stopPropagation(); stopPick(); draw(); } };
+    const key = (e) => {
+      if (e.composedPath().some((n) => n.localName === 'input')) {
+        if (e.key === 'Enter') { e.preventDefault(); e.stopPropagation(); saveCandidate(); }
+        return;
+      }
+      if (e.key === 'Escape') { e.stopPropagation(); stopPick(); draw(); return; }
+      if (!state.candidate) return;
+      const act = { ArrowUp: widen, ArrowDown: narrow, Enter: saveCandidate }[e.key];
+      if (act) { e.preventDefault(); e.stopPropagation(); act(); }
+    };
     state.pickListeners = [['mousemove', move], ['click', click], ['keydown', key]];
     for (const [t, f] of state.pickListeners) window.addEventListener(t, f, true);
-    drawPanel((s) => COLORS[Math.max(0, state.names.indexOf(s)) % COLORS.length]);
+    redrawPanel();
   }
+
+  function showPick(el) {
+    placeBox(state.pickBox, el);
+    state.pickBox.firstChild.textContent = `${labelOf(el)} · ${wordsOf(el)} words`;
+  }
+
+  function widen() {
+    const c = state.candidate;
+    const up = c.el.parentElement;
+    if (!up || up === document.documentElement) return;
+    c.trail.push(c.el);
+    c.el = up;
+    showPick(up); redrawPanel();
+  }
+
+  /** Back down the way we widened; from the clicked element, into the child holding the most words. */
+  function narrow() {
+    const c = state.candidate;
+    let down = c.trail.pop();
+    if (!down) {
+      const kids = Array.from(c.el.children).filter((k) => wordsOf(k) > 0);
+      down = kids.sort((a, b) => wordsOf(b) - wordsOf(a))[0];
+    }
+    if (!down) return;
+    c.el = down;
+    showPick(down); redrawPanel();
+  }
+
+  async function saveCandidate() {
+    const c = state.candidate;
+    if (!c) return;
+    const input = state.panel.querySelector('input[data-readwell-prefix]');
+    const prefix = input ? input.value : c.prefix;
+    stopPick();
+    await choose(c.el, prefix);
+  }
+
+  function confirmBox() {
+    const c = state.candidate;
+    const prefix = mk('input', { type: 'text', value: c.prefix, 'data-readwell-prefix': '', 'aria-label': 'Path prefix',
+      oninput: (e) => { c.prefix = e.target.value; } });
+    return mk('div', { class: 'confirm', role: 'group', 'aria-label': 'Confirm the content root' },
+      mk('div', { 'data-readwell-candidate': '', text: `Use ${labelOf(c.el)} (${wordsOf(c.el)} words) as the content root?` }),
+      mk('label', { class: 'row' }, document.createTextNode(`for ${location.host}`), prefix,
+        document.createTextNode('*')),
+      mk('div', {},
+        mk('button', { type: 'button', text: 'Wider ↑', 'data-readwell-widen': '', onclick: widen }),
+        mk('button', { type: 'button', text: 'Narrower ↓', 'data-readwell-narrow': '', onclick: narrow }),
+        mk('button', { type: 'button', text: 'Save root (Enter)', 'data-readwell-save-root': '', onclick: saveCandidate }),
+        mk('button', { type: 'button', text: 'Cancel (Esc)', onclick: () => { stopPick(); draw(); } })));
+  }
+
+  const redrawPanel = () => drawPanel((s) => COLORS[Math.max(0, state.names.indexOf(s)) % COLORS.length]);
 
   function stopPick() {
     if (!state) return;
     for (const [t, f] of state.pickListeners || []) window.removeEventListener(t, f, true);
     state.pickListeners = [];
     state.picking = false;
+    state.candidate = null;
+    if (state.pickBox) state.pickBox.remove();
+    state.pickBox = null;
     state.shadow.querySelector('.layer-wrap')?.classList.remove('picking');
   }
 
-  async function choose(selector) {
-    state.siteRoot = selector;
-    const got = await chrome.storage.local.get('siteRoots');
-    const roots = got.siteRoots || {};
-    roots[location.host] = selector;
-    await chrome.storage.local.set({ siteRoots: roots });
+  async function choose(el, prefix) {
+    await RW.siteRoots.remember(location.href, selectorFor(el), prefix, { label: labelOf(el), words: wordsOf(el) });
     await rerun();
   }
 
+  /** Forget the remembered root in use here, or (when it was stale) the one that matched this URL. */
   async function forgetRoot() {
-    const got = await chrome.storage.local.get('siteRoots');
-    const roots = got.siteRoots || {};
-    delete roots[location.host];
-    await chrome.storage.local.set({ siteRoots: roots });
-    state.siteRoot = null;
+    const entry = state.siteRoot || await RW.siteRoots.forUrl(location.href);
+    if (entry) await RW.siteRoots.forget(location.host, entry.prefix);
     await rerun();
   }
 
@@ -249,13 +343,10 @@
     const panel = mk('div', { class: 'panel', role: 'region', 'aria-label': 'Readwell debug overlay' });
     wrap.appendChild(layer);
     shadow.append(wrap, panel);
-    const got = await chrome.storage.local.get('siteRoots').catch(() => ({}));
     state = { host, shadow, layer, panel, extract, options, disabled: new Set(), base: null, picking: false,
-      siteRoot: options.selector ? null : ((got.siteRoots || {})[location.host] || null), names: [] };
-    const opts = { ...options, debug: true };
-    if (state.siteRoot) opts.selector = state.siteRoot;
-    const { result, nodes, stages } = await extract(opts);
-    state.result = result; state.base = result; state.nodes = nodes;
+      siteRoot: null, notice: null, names: [] };
+    const { result, nodes, stages, siteRoot, notice } = await extract({ ...options, debug: true });
+    Object.assign(state, { result, base: result, nodes, siteRoot, notice });
     state.names = stageNames(result, stages);
     document.documentElement.appendChild(host);
     draw();

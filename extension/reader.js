@@ -55,8 +55,20 @@
     return [h, shadow];
   }
 
-  /** Show the reader for `result` (readwell JSON). actions: { save(format), overlay() }. */
-  async function show(result, css, actions = {}) {
+  /** Put `text` in the reader's live region (role=status; kind 'error' makes it role=alert, read at once). */
+  function announce(text, kind = 'info') {
+    const box = host && host.shadowRoot.querySelector('.rw-status');
+    if (!box) return false;
+    box.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+    box.dataset.kind = kind;
+    box.textContent = text;
+    box.hidden = !text;
+    return true;
+  }
+
+  /** Show the reader for `result` (readwell JSON). actions: { save(format), overlay() }; notice: a message shown
+   * (and announced) when the reader opens, e.g. why a remembered root was not used. */
+  async function show(result, css, actions = {}, notice = null) {
     hide();
     const prefs = await loadPrefs();
     previousFocus = document.activeElement;
@@ -84,6 +96,8 @@
       el('button', { type: 'button', text: 'Debug overlay', onclick: () => { hide(); actions.overlay && actions.overlay(); } }),
       el('button', { type: 'button', text: 'Close', 'aria-label': 'Close reader view (Escape)', onclick: hide }));
     root.appendChild(toolbar);
+    // the live region exists before its text is set, so screen readers announce the change
+    root.appendChild(el('div', { class: 'rw-status', role: 'status', 'aria-live': 'polite', hidden: '' }));
     if (found) {
       root.appendChild(buildPage(result, document));
     } else {
@@ -100,6 +114,7 @@
     document.documentElement.appendChild(h);
     host = h;
     root.focus({ preventScroll: true });
+    if (notice) setTimeout(() => announce(notice, 'notice'), 50);
     return { found: !!found };
   }
 
@@ -143,5 +158,5 @@
     return true;
   }
 
-  RW.reader = { show, hide, isOpen: () => !!host, buildPage };
+  RW.reader = { show, hide, announce, isOpen: () => !!host, buildPage };
 })();

@@ -6,7 +6,7 @@ import './messages.js';
 
 const { ADDRESSES, listen, send, withTimeout, errorText } = globalThis.__readwell.messages;
 
-const CONTENT_FILES = ['messages.js', 'snapshot.js', 'safe_dom.js', 'reader.js', 'overlay.js', 'content.js'];
+const CONTENT_FILES = ['messages.js', 'site_roots.js', 'snapshot.js', 'safe_dom.js', 'reader.js', 'overlay.js', 'content.js'];
 const ENGINE_TIMEOUT_MS = 90000;
 const OFFSCREEN_CREATE_TIMEOUT_MS = 15000;
 

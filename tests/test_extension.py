@@ -555,7 +555,25 @@ def test_stage_and_option_names_come_from_the_engine(env):
     assert not call(sw, "extract", tid, {"min_article_chars": 10**9, "not_an_option": 1})["found"]
 
 
-def test_pick_root_is_remembered_for_the_site(env):
+def _host(env):
+    return "127.0.0.1:" + env["srv"].base.rsplit(":", 1)[1]
+
+
+def _roots(sw):
+    return sw.evaluate("async () => (await chrome.storage.local.get('siteRoots')).siteRoots ?? null")
+
+
+def _set_roots(sw, roots):
+    sw.evaluate("async (r) => chrome.storage.local.set({siteRoots: r})", roots)
+
+
+def _live_text(page):
+    return page.locator("readwell-reader .rw-status").inner_text()
+
+
+def test_pick_root_confirms_and_can_widen_before_saving(env):
+    """Issue 12 item 2: a click proposes the element under the mouse (label + word count), nothing is stored
+    until the user confirms; the proposal widens to the parent (key or button) and narrows back."""
     page, sw = env["page"], env["sw"]
     tid = open_url(env, env["srv"].url("core--blog-post-with-sidebar.html"))
     call(sw, "overlay", tid)
@@ -565,18 +583,95 @@ def test_pick_root_is_remembered_for_the_site(env):
     box = target.bounding_box()
     page.mouse.move(box["x"] + 5, box["y"] + 5)
     page.mouse.click(box["x"] + 5, box["y"] + 5)
+    cand = page.locator("readwell-overlay [data-readwell-candidate]")
+    cand.wait_for()
+    assert re.match(r"Use p \(\d+ words\)", cand.inner_text()), cand.inner_text()
+    assert _roots(sw) is None  # one click commits nothing
+    assert " words" in page.locator("readwell-overlay .pick-label").inner_text()
+    page.keyboard.press("ArrowUp")  # widen with the keyboard
+    assert cand.inner_text().startswith("Use section.widget.widget-text ("), cand.inner_text()
+    page.locator("readwell-overlay [data-readwell-narrow]").click()  # narrow back with a button
+    assert cand.inner_text().startswith("Use p ("), cand.inner_text()
+    page.locator("readwell-overlay [data-readwell-widen]").click()
+    assert page.locator("readwell-overlay input[data-readwell-prefix]").input_value() == "/f/"
+    page.locator("readwell-overlay [data-readwell-save-root]").click()
     page.wait_for_selector("readwell-overlay .panel >> text=Forget site root")
-    roots = sw.evaluate("async () => (await chrome.storage.local.get('siteRoots')).siteRoots")
-    sel = roots["127.0.0.1:" + env["srv"].base.rsplit(":", 1)[1]]
-    assert page.evaluate("(s) => document.querySelector(s)?.closest('section.widget-text') != null", sel)
+    [entry] = _roots(sw)[_host(env)]
+    assert entry["prefix"] == "/f/" and entry["label"] == "section.widget.widget-text", entry
+    assert page.evaluate(
+        "(s) => document.querySelector(s)?.matches('section.widget-text')", entry["selector"]
+    )
     call(sw, "overlay", tid)
     # used next time (the reader and the hook), until forgotten
     res = call(sw, "extract", tid)
-    assert res["found"] and res["text"].startswith("This little blog follows"), res["text"][:200]
+    assert res["found"] and res["text"].startswith("About this blog\n\nThis little blog follows"), res[
+        "text"
+    ][:200]
     assert call(sw, "reader", tid)["found"]
-    assert page.locator('[data-readwell="article"]').inner_text().startswith("This little blog follows")
+    assert "This little blog follows" in page.locator('[data-readwell="article"]').inner_text()
     call(sw, "reader", tid)
     sw.evaluate("async () => chrome.storage.local.remove('siteRoots')")
+
+
+def test_stale_site_root_falls_back_with_a_notice(env):
+    """Issue 12 item 1: a remembered root that matches nothing on another article of the site (stored in the
+    first version's {host: selector} form here) falls back to automatic detection with a visible notice, in
+    the reader and the overlay, where it can be forgotten; an engine error never shows a traceback."""
+    page, sw = env["page"], env["sw"]
+    _set_roots(sw, {_host(env): '[id="gone-from-this-page"]'})
+    tid = open_url(env, env["srv"].url("core--news-article-basic.html"))
+    r = call(sw, "reader", tid)
+    assert r["found"] and r["title"] == "Volunteers Map the Health of a Small River", r
+    page.locator("readwell-reader .rw-status:not([hidden])").wait_for()
+    status = _live_text(page)
+    assert "automatic detection" in status and "Traceback" not in status, status
+    assert "A healthy river changes character" in page.locator('[data-readwell="article"]').inner_text()
+    call(sw, "reader", tid)
+    # a root the browser matches but readwell's selector engine refuses: retried without it
+    _set_roots(sw, {_host(env): [{"prefix": "/f/", "selector": "article:has(p)"}]})
+    assert call(sw, "extract", tid)["found"]
+    ov = call(sw, "overlay", tid)
+    assert ov["open"] and ov["found"]
+    assert "automatic detection" in page.locator("readwell-overlay .notice").inner_text()
+    page.locator("readwell-overlay .panel button", has_text="Forget site root").click()
+    page.wait_for_function(
+        "() => !document.querySelector('readwell-overlay').shadowRoot.querySelector('.notice')"
+    )
+    assert _roots(sw) == {}
+    call(sw, "overlay", tid)
+    # an explicit bad selector is an error, in one line, not a Python traceback
+    err = sw.evaluate(
+        """async (t) => { try { await self.readwell.extract(t, {selector: '[id="nope"]'}); return null }
+        catch (e) { return e.message } }""",
+        tid,
+    )
+    assert err and "matched no element" in err and "Traceback" not in err and "\n" not in err, err
+
+
+def test_options_page_lists_edits_and_deletes_roots(env):
+    """Issue 12 item 1: roots are scoped to a path prefix the user sees and edits on the options page."""
+    sw = env["sw"]
+    host = _host(env)
+    sel = "section.widget-text"
+    _set_roots(sw, {host: [{"prefix": "/f/", "selector": sel, "label": "section", "words": 300}]})
+    tid = open_url(env, env["srv"].url("core--blog-post-with-sidebar.html"))
+    assert call(sw, "extract", tid)["text"].startswith("About this blog")
+    opts = env["ctx"].new_page()
+    opts.goto(f"chrome-extension://{env['ext_id']}/options.html")
+    row = opts.locator(f'tr[data-host="{host}"]')
+    row.wait_for()
+    assert sel in row.inner_text() and "300 words" in row.inner_text()
+    field = row.locator("input")
+    assert field.input_value() == "/f/"
+    field.fill("/elsewhere/")
+    field.press("Enter")
+    opts.locator('tr[data-prefix="/elsewhere/"]').wait_for()
+    assert _roots(sw)[host][0]["prefix"] == "/elsewhere/"
+    assert not call(sw, "extract", tid)["text"].startswith("About this blog")  # no longer applies under /f/
+    opts.locator('tr[data-prefix="/elsewhere/"] button', has_text="Delete").click()
+    opts.locator("#empty:not([hidden])").wait_for()
+    assert _roots(sw) == {}
+    opts.close()
 
 
 def _cpython(fx, url):
