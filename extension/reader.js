@@ -41,13 +41,30 @@
     return m ? m[1] : s;
   }
 
+  // The page while the reader is open, as one constructed stylesheet adopted by the document (no element added,
+  // removed on close). The host's own box lives here too, not in its style attribute, so that print can change
+  // it. On screen the page underneath is visibility:hidden (same layout and scroll position, but find-in-page
+  // and window.find skip it: only the article is found); in print it is display:none and the host flows
+  // (position: static), so the article prints, on as many pages as it needs, and nothing else.
+  const PAGE_CSS = `
+    readwell-reader { all: initial !important; display: block !important; position: fixed !important;
+      inset: 0 !important; z-index: 2147483647 !important; }
+    html > :not(readwell-reader):not(readwell-overlay), html > :not(readwell-reader):not(readwell-overlay) * {
+      visibility: hidden !important; }
+    @media print {
+      html > :not(readwell-reader) { display: none !important; }
+      html { background: #fff !important; }
+      readwell-reader { position: static !important; inset: auto !important; }
+    }`;
+  let pageSheet = null;
+  function coverPage(on) {
+    if (!pageSheet) { pageSheet = new CSSStyleSheet(); pageSheet.replaceSync(PAGE_CSS); }
+    const others = Array.from(document.adoptedStyleSheets).filter((x) => x !== pageSheet);
+    document.adoptedStyleSheets = on ? [...others, pageSheet] : others;
+  }
+
   function makeHost(css) {
     const h = document.createElement('readwell-reader');
-    h.style.setProperty('all', 'initial', 'important');
-    h.style.setProperty('position', 'fixed', 'important');
-    h.style.setProperty('inset', '0', 'important');
-    h.style.setProperty('z-index', '2147483647', 'important');
-    h.style.setProperty('display', 'block', 'important');
     const shadow = h.attachShadow({ mode: 'open' });
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(css || '');
@@ -111,6 +128,7 @@
       if (e.key === 'Escape') { e.stopPropagation(); hide(); }
     });
     shadow.appendChild(root);
+    coverPage(true);
     document.documentElement.appendChild(h);
     host = h;
     root.focus({ preventScroll: true });
@@ -151,6 +169,7 @@
     if (!host) return false;
     host.remove();
     host = null;
+    coverPage(false);
     if (previousFocus && previousFocus.isConnected && previousFocus.focus) {
       try { previousFocus.focus({ preventScroll: true }); } catch { /* ignore */ }
     }

@@ -167,6 +167,30 @@ FRAME_ROUTES = {
 }
 
 
+# A short article in a long page: the comments alone fill several printed pages. The navigation words are
+# on the page only, never in the article.
+LONG_PAGE = (
+    b"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Short piece on a long page</title>
+<style>body { background: #222; color: #eee }</style></head><body>
+<nav><a href="/a">Quarterly membership lanterns</a> <a href="/b">Archive</a></nav>
+<article><h1>Short piece on a long page</h1>
+<p>The survey team photographed every sampling point along the river so that the next visit can find the same
+spot again, with the same angle and the same landmarks in view, which matters more than one would think.</p>
+<p>Each photograph is stored with the date and the water temperature, and the archive now holds several years
+of pictures that show how the banks change with the seasons and after floods.</p></article>
+<section class="comments"><h2>Comments</h2>"""
+    + b"".join(
+        b'<div class="comment"><p>Reader number %d left a note about the weather.</p></div>' % i
+        for i in range(400)
+    )
+    + b"</section></body></html>"
+)
+
+
+def _pdf_pages(pdf: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf))
+
+
 def _skip_or_fail(msg):
     if os.environ.get("CI"):
         pytest.fail(msg)
@@ -198,6 +222,7 @@ def env(tmp_path_factory):
         "/hostile.html": ("text/html", HOSTILE),
         "/images.html": ("text/html", IMAGE_PAGE),
         "/style-hidden.html": ("text/html", STYLE_HIDDEN),
+        "/long.html": ("text/html", LONG_PAGE),
         **GALLERY_ROUTES,
         **FRAME_ROUTES,
     }
@@ -342,6 +367,54 @@ def test_reader_rtl(env):
     assert call(sw, "reader", tid)["found"]
     assert page.locator('[data-readwell="article"]').get_attribute("dir") == "rtl"
     call(sw, "reader", tid)
+
+
+def test_print_shows_only_the_article(env):
+    """Issue 12 item 3: printing with the reader open prints the article (the page's comments, dark background
+    and the reader's toolbar are not printed); closing the reader gives the page back to print as before."""
+    page, sw = env["page"], env["sw"]
+    tid = open_url(env, env["srv"].base + "/long.html")
+    before = page_dom(page)
+    page_pages = _pdf_pages(page.pdf())
+    assert page_pages >= 4, page_pages
+    assert call(sw, "reader", tid)["found"]
+    page.emulate_media(media="print")
+    try:
+        shown = page.evaluate(
+            """() => {
+            const host = document.querySelector('readwell-reader');
+            const vis = (e) => getComputedStyle(e).display !== 'none';
+            return { body: vis(document.body), host: getComputedStyle(host).position,
+              toolbar: vis(host.shadowRoot.querySelector('.rw-toolbar')),
+              bg: getComputedStyle(host.shadowRoot.querySelector('.rw-root')).backgroundColor };
+        }"""
+        )
+        assert shown == {"body": False, "host": "static", "toolbar": False, "bg": "rgb(255, 255, 255)"}, shown
+        reader_pages = _pdf_pages(page.pdf())
+    finally:
+        page.emulate_media(media="screen")
+    assert 1 <= reader_pages < page_pages, (reader_pages, page_pages)
+    call(sw, "reader", tid)
+    assert page_dom(page) == before
+    assert _pdf_pages(page.pdf()) == page_pages
+
+
+FIND = "(w) => { getSelection().removeAllRanges(); return window.find(w); }"
+
+
+def test_find_in_page_finds_only_the_article(env):
+    """Issue 12 item 4: with the reader open, find-in-page (window.find, the same search as Ctrl+F) finds the
+    article's words and nothing of the hidden original page underneath."""
+    page, sw = env["page"], env["sw"]
+    tid = open_url(env, env["srv"].base + "/long.html")
+    assert page.evaluate(FIND, "Quarterly membership lanterns") is True
+    assert page.evaluate(FIND, "Reader number 17") is True
+    assert call(sw, "reader", tid)["found"]
+    assert page.evaluate(FIND, "Quarterly membership lanterns") is False
+    assert page.evaluate(FIND, "Reader number 17") is False
+    assert page.evaluate(FIND, "water temperature") is True
+    call(sw, "reader", tid)
+    assert page.evaluate(FIND, "Quarterly membership lanterns") is True
 
 
 def test_no_article_page_offers_overlay(env):
