@@ -35,6 +35,18 @@
     return el('label', {}, document.createTextNode(label), s);
   }
 
+  // Scripts written right to left (ISO 639-1/-3 codes): the reader's own controls follow the browser's UI
+  // language, never the page's dir (which `all: initial` does not reset: `all` leaves `direction` alone).
+  const RTL_LANGS = new Set(['ar', 'he', 'iw', 'fa', 'ur', 'ps', 'yi', 'ji', 'dv', 'ckb', 'sd', 'ug', 'syr']);
+  /** 'rtl' or 'ltr' for a BCP 47 language tag (the UI language by default). */
+  function uiDir(lang) {
+    let tag = lang;
+    if (tag === undefined) {
+      try { tag = chrome.i18n.getUILanguage(); } catch { tag = navigator.language; }
+    }
+    return RTL_LANGS.has(String(tag || '').toLowerCase().split(/[-_]/)[0]) ? 'rtl' : 'ltr';
+  }
+
   function fmtDate(s) {
     if (!s) return null;
     const m = /^(\d{4}-\d{2}-\d{2})/.exec(s);
@@ -91,7 +103,7 @@
     previousFocus = document.activeElement;
     const [h, shadow] = makeHost(css);
     const root = el('div', { class: 'rw-root', role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Reader view',
-      tabindex: '-1' });
+      tabindex: '-1', dir: uiDir() });
     applyPrefs(root, prefs);
     const update = (k, v) => { prefs[k] = v; applyPrefs(root, prefs); savePrefs(prefs); };
     const found = result && result.found;
@@ -154,7 +166,8 @@
       result.reading_minutes ? `${result.reading_minutes} min read` : null].filter(Boolean);
     page.appendChild(mk('header', {},
       mk('h1', { class: 'rw-title', text: result.title || '' }),
-      metaBits.length ? mk('p', { class: 'rw-meta' }, ...metaBits.map((t) => mk('span', { text: t }))) : null));
+      // each bit isolated (<bdi>): "2 min read" stays in that order inside a right-to-left article
+      metaBits.length ? mk('p', { class: 'rw-meta' }, ...metaBits.map((t) => mk('bdi', { text: t }))) : null));
     const lead = result.lead_image;
     if (lead && /^https?:/i.test(lead) && RW.safeDom.safeUrl(lead, false) && !(result.content_html || '').includes(lead)) {
       page.appendChild(mk('figure', { class: 'rw-lead' }, mk('img', { src: lead, alt: '' })));
@@ -177,5 +190,5 @@
     return true;
   }
 
-  RW.reader = { show, hide, announce, isOpen: () => !!host, buildPage };
+  RW.reader = { show, hide, announce, isOpen: () => !!host, buildPage, uiDir };
 })();

@@ -362,10 +362,40 @@ def test_reader_preferences_persist(env):
 
 
 def test_reader_rtl(env):
+    """Issue 12 item 5: the article follows the article's direction, the reader's controls the browser's UI
+    language (English here: left to right) whatever the page's dir, and "1 min read" is not mirrored."""
     page, sw = env["page"], env["sw"]
     tid = open_url(env, env["srv"].url("metadata--rtl-arabic.html"))
+    assert page.evaluate("() => getComputedStyle(document.body).direction") == "rtl"
     assert call(sw, "reader", tid)["found"]
     assert page.locator('[data-readwell="article"]').get_attribute("dir") == "rtl"
+    got = page.evaluate(
+        """() => {
+        const root = document.querySelector('readwell-reader').shadowRoot;
+        const dir = (sel) => getComputedStyle(root.querySelector(sel)).direction;
+        const meta = Array.from(root.querySelectorAll('.rw-meta > *'))
+          .find((b) => /min read/.test(b.textContent));
+        const at = (i) => { const r = document.createRange(); r.setStart(meta.firstChild, i);
+          r.setEnd(meta.firstChild, i + 1); return r.getBoundingClientRect().left; };
+        const m = meta.textContent.indexOf('min');
+        return { toolbar: dir('.rw-toolbar'), page: dir('.rw-page'), article: dir('article'),
+          digitFirst: at(0) < at(m), text: meta.textContent };
+    }"""
+    )
+    assert got == {
+        "toolbar": "ltr",
+        "page": "rtl",
+        "article": "rtl",
+        "digitFirst": True,
+        "text": "1 min read",
+    }, got
+    ui = sw.evaluate(
+        """async (t) => (await chrome.scripting.executeScript({target: {tabId: t},
+        func: () => ['ar', 'he-IL', 'fa', 'en-US', 'fr']
+          .map((l) => globalThis.__readwell.reader.uiDir(l))}))[0].result""",
+        tid,
+    )
+    assert ui == ["rtl", "rtl", "rtl", "ltr", "ltr"]
     call(sw, "reader", tid)
 
 
