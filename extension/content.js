@@ -50,7 +50,7 @@
         notice = staleNotice(entry);
       }
     }
-    const snap = RW.snapshot();
+    const snap = RW.reader.uncovered(() => RW.snapshot());
     let got;
     try {
       got = await runEngine(snap, pyOpts, options.engine);
@@ -81,9 +81,18 @@
     return { json: reply.json, stages: reply.stages, engine };
   }
 
+  const SAVE_LABEL = { markdown: 'Markdown', 'markdown-images': 'Markdown + images', html: 'HTML' };
   const actions = {
-    save: (format) => send(ADDRESSES.sw, 'save', { format }, { timeoutMs: TIMEOUT_MS })
-      .catch((err) => console.warn('readwell:', err.message)),
+    // every save is announced in the reader's live region: started, saved (with the images that failed), failed
+    save: async (format) => {
+      RW.reader.announce(`Saving ${SAVE_LABEL[format]}…`);
+      try {
+        const info = await send(ADDRESSES.sw, 'save', { format }, { timeoutMs: TIMEOUT_MS });
+        RW.reader.announce(info.summary, info.images && info.images.failed.length ? 'notice' : 'info');
+      } catch (err) {
+        RW.reader.announce(`Saving ${SAVE_LABEL[format]} failed: ${err.message.replace(/^readwell: /, '')}`, 'error');
+      }
+    },
     overlay: () => toggleOverlay({}),
   };
 
@@ -112,6 +121,8 @@
     reader: toggleReader,
     overlay: async (msg) => toggleOverlay(msg.options),
     state: async () => ({ reader: RW.reader.isOpen(), overlay: RW.overlay.isOpen() }),
+    // feedback from the service worker: shown when the reader is open (false: the toolbar badge shows it)
+    announce: async (msg) => (RW.reader.isOpen() && msg.text ? RW.reader.announce(msg.text, msg.kind) : false),
     close: async () => ({ reader: RW.reader.hide(), overlay: RW.overlay.hide() }),
   };
 

@@ -98,12 +98,14 @@ async function buildHtml(result, css, savedAt) {
   const budget = { left: MAX_EMBED_BYTES };
   const imgs = Array.from(doc.querySelectorAll('img'));
   let embedded = 0;
+  const failed = [];
   await Promise.all(imgs.map(async (img) => {
     img.removeAttribute('srcset');
     const src = img.getAttribute('src') || '';
     if (/^data:/i.test(src)) { embedded++; return; }
     const data = /^https?:/i.test(src) ? await embed(src, budget) : null;
     if (data) { img.setAttribute('src', data); embedded++; } else {
+      failed.push({ url: src.slice(0, 300), error: /^https?:/i.test(src) ? 'could not be fetched as an image' : 'not http(s)' });
       img.removeAttribute('src'); // nothing remote in a self-contained file; alt text stays
     }
   }));
@@ -111,7 +113,8 @@ async function buildHtml(result, css, savedAt) {
   if (lang) doc.documentElement.setAttribute('lang', lang);
   const dir = page.getAttribute('dir');
   if (dir) doc.documentElement.setAttribute('dir', dir);
-  return { html: `<!DOCTYPE html>\n${doc.documentElement.outerHTML}\n`, images: imgs.length, embedded };
+  return { html: `<!DOCTYPE html>\n${doc.documentElement.outerHTML}\n`, images: imgs.length, embedded,
+    failed };
 }
 
 const handlers = {

@@ -75,6 +75,15 @@
     document.adoptedStyleSheets = on ? [...others, pageSheet] : others;
   }
 
+  /** fn() with the page uncovered, e.g. a snapshot taken while the reader is open (a save from the reader): the
+   * snapshot reads computed visibility, and must see the page as the user does without the reader. Synchronous,
+   * so nothing is painted in between. */
+  function uncovered(fn) {
+    if (!host) return fn();
+    coverPage(false);
+    try { return fn(); } finally { coverPage(true); }
+  }
+
   function makeHost(css) {
     const h = document.createElement('readwell-reader');
     const shadow = h.attachShadow({ mode: 'open' });
@@ -190,5 +199,5 @@
     return true;
   }
 
-  RW.reader = { show, hide, announce, isOpen: () => !!host, buildPage, uiDir };
+  RW.reader = { show, hide, announce, uncovered, isOpen: () => !!host, buildPage, uiDir };
 })();

@@ -569,6 +569,51 @@ def test_save_markdown_with_images_beside_it(env):
     call(sw, "reader", tid)
 
 
+def _badge(sw, tid):
+    return sw.evaluate(
+        "async (t) => [await chrome.action.getBadgeText({tabId: t}),"
+        " await chrome.action.getTitle({tabId: t})]",
+        tid,
+    )
+
+
+def test_actions_are_announced(env):
+    """Issue 12 item 10: a save from the reader is announced in its live region (saving, then saved with the
+    file name), a failure as an alert; with the reader closed, a context-menu save on a page without an
+    article shows an error badge and message on the toolbar button instead of failing silently."""
+    page, sw = env["page"], env["sw"]
+    tid = open_url(env, env["srv"].base + "/images.html")
+    call(sw, "reader", tid)
+    status = page.locator("readwell-reader .rw-status")
+    assert status.get_attribute("aria-live") == "polite"
+    page.locator("readwell-reader .rw-toolbar button", has_text="Save HTML").click()
+    page.wait_for_function(
+        "() => /^Saved /.test(document.querySelector('readwell-reader').shadowRoot"
+        ".querySelector('.rw-status').textContent)"
+    )
+    text = status.inner_text()
+    assert re.match(r"Saved Pictures of a river.*\.html \(1 of 1 images embedded\)$", text), text
+    assert status.get_attribute("role") == "status"
+    # the article disappears from the page behind the reader: the next save fails, and says so
+    page.evaluate("() => document.querySelector('article').remove()")
+    page.locator("readwell-reader .rw-toolbar button", has_text="Save Markdown").first.click()
+    page.wait_for_function(
+        "() => document.querySelector('readwell-reader').shadowRoot.querySelector('.rw-status[role=alert]')"
+    )
+    assert "Saving Markdown failed: no article found" in status.inner_text(), status.inner_text()
+    call(sw, "reader", tid)
+    # reader closed: the context menu's save reports on the toolbar button
+    tid = open_url(env, env["srv"].url("readerable--nav-plus-four-words.html"))
+    got = sw.evaluate("async (t) => self.readwell.userAction(t, 'save:markdown')", tid)
+    assert got["shown"] == "badge" and "no article found" in got["text"], got
+    badge, title = _badge(sw, tid)
+    assert badge == "!" and "Saving Markdown failed: no article found" in title, (badge, title)
+    # a later success clears it
+    got = sw.evaluate("async (t) => self.readwell.userAction(t, 'reader')", tid)
+    assert _badge(sw, tid)[0] == ""
+    call(sw, "reader", tid)
+
+
 def test_same_origin_iframe_article(env):
     """The article lives in a same-origin iframe (and a nested one): the snapshot carries their documents as
     <div data-readwell-iframe>, so the extension finds it; a cross-origin frame stays out; CPython, which sees
