@@ -108,11 +108,15 @@ async function save(tabId, { format = 'markdown' } = {}) {
   const savedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   let url, filename;
   let images = null;
+  let conflictAction = 'uniquify';
   if (format === 'markdown') {
     url = dataUrl(addSavedAt(result.markdown, savedAt), 'text/markdown');
     filename = safeFilename(result.title, 'md');
   } else if (format === 'markdown-images') {
-    filename = safeFilename(result.title, 'md');
+    // the .md's final name first ("Title (1).md" when "Title.md" exists), so that its images go to
+    // "Title (1)_files/", not into the folder of an earlier save
+    filename = await reserveName(safeFilename(result.title, 'md'));
+    conflictAction = 'overwrite';
     const saved = await saveImages(result.markdown, `${filename.slice(0, -3)}_files`);
     images = saved.images;
     url = dataUrl(addSavedAt(saved.markdown, savedAt), 'text/markdown');
@@ -124,7 +128,7 @@ async function save(tabId, { format = 'markdown' } = {}) {
   } else {
     throw new Error(`readwell: unknown format ${format}`);
   }
-  const id = await chrome.downloads.download({ url, filename, conflictAction: 'uniquify', saveAs: false });
+  const id = await chrome.downloads.download({ url, filename, conflictAction, saveAs: false });
   const item = await downloaded(id);
   const info = { id, filename: item.filename, bytes: item.fileSize || item.bytesReceived, format,
     ...(images ? { images } : {}) };
@@ -145,6 +149,16 @@ function saveSummary(info) {
     text += ')';
   }
   return text;
+}
+
+/** Take `filename` in the downloads folder with an empty placeholder (uniquified like any save) and return the
+ * name it got; the caller overwrites it. The placeholder leaves the download history, not the disk. */
+async function reserveName(filename) {
+  const id = await chrome.downloads.download({ url: dataUrl('', 'text/markdown'), filename,
+    conflictAction: 'uniquify', saveAs: false });
+  const item = await downloaded(id);
+  await chrome.downloads.erase({ id }).catch(() => {});
+  return item.filename.split(/[\\/]/).pop();
 }
 
 /** A path segment for a Markdown link target: percent-encoded, parentheses too (they would end the target). */

@@ -187,6 +187,33 @@ of pictures that show how the banks change with the seasons and after floods.</p
 )
 
 
+def gauge_page(og_image: str) -> bytes:
+    """An article with an og:image, leading <br>s, headings of the title's level, a footnote marker, inline
+    code and (near its end) the picture /img/gauge-300x200.png."""
+    return f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Notes on river gauges</title>
+<meta property="og:image" content="{og_image}"></head><body><article><h1>Notes on river gauges</h1>
+<p><br><br><br><br>The first paragraph explains how a staff gauge is read at the bank, which is the oldest
+way of measuring the level of a river and still the one every volunteer learns first<sup><a href="#fn1">1</a>
+</sup>, with the reading written down as <code>level_cm</code> in the log book kept in the hut.</p>
+<h1>Reading the staff</h1>
+<p>The staff is a board with painted marks every centimetre, and the reading is taken at eye level so that the
+water surface lines up with a mark without parallax, twice a day at fixed hours during the whole season.</p>
+<h2>When the water is rough</h2>
+<p>On windy days the surface rises and falls along the board, and the volunteer notes the middle of the swing,
+which the long records show to be close enough to the still-water level for every purpose the survey has.</p>
+<p><img src="/img/gauge-300x200.png" alt="The gauge at the weir" width="300" height="200"></p>
+<p id="fn1">1. The first staff gauges on this river were put up by the mill owners a century ago.</p>
+</article></body></html>""".encode()
+
+
+# og:image variants: the article's own picture at another size, the site logo, a different picture
+GAUGE_ROUTES = {
+    "/gauge-same.html": ("text/html", gauge_page("https://example.org/img/gauge-1200x800.png")),
+    "/gauge-logo.html": ("text/html", gauge_page("/static/site-logo.png")),
+    "/gauge-other.html": ("text/html", gauge_page("/img/weir-view.png")),
+}
+
+
 def _pdf_pages(pdf: bytes) -> int:
     return len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf))
 
@@ -223,6 +250,7 @@ def env(tmp_path_factory):
         "/images.html": ("text/html", IMAGE_PAGE),
         "/style-hidden.html": ("text/html", STYLE_HIDDEN),
         "/long.html": ("text/html", LONG_PAGE),
+        **GAUGE_ROUTES,
         **GALLERY_ROUTES,
         **FRAME_ROUTES,
     }
@@ -257,6 +285,13 @@ def open_url(env, url):
 
 def page_dom(page):
     return page.evaluate("() => document.documentElement.outerHTML")
+
+
+def _open_menu(page, title):
+    """Open one of the reader toolbar's menus (settings: "Text and theme", saves: "Save the article")."""
+    summary = page.locator(f"readwell-reader .rw-toolbar summary[title='{title}']")
+    if summary.evaluate("(s) => !s.parentElement.open"):
+        summary.click()
 
 
 def reader_root(page):
@@ -341,6 +376,7 @@ def test_reader_preferences_persist(env):
     call(sw, "reader", tid)
     root = reader_root(page)
     assert root.get_attribute("data-theme") == "auto"
+    _open_menu(page, "Text and theme")
     page.locator("readwell-reader select[aria-label=Theme]").select_option("sepia")
     page.locator("readwell-reader select[aria-label=Font]").select_option("sans")
     page.locator("readwell-reader button[aria-label='Larger text']").click()
@@ -447,6 +483,95 @@ def test_find_in_page_finds_only_the_article(env):
     assert page.evaluate(FIND, "Quarterly membership lanterns") is True
 
 
+def test_toolbar_is_one_row_at_phone_width_and_tucks_away(env):
+    """Issue 12 item 9: at 360 px the toolbar is one row (it wrapped to 4), its menus open within the screen,
+    and it slides away while reading down, back on scrolling up."""
+    page, sw = env["page"], env["sw"]
+    page.set_viewport_size({"width": 360, "height": 740})
+    try:
+        tid = open_url(env, env["srv"].url("core--news-article-basic.html"))
+        assert call(sw, "reader", tid)["found"]
+        bar = """() => {
+          const t = document.querySelector('readwell-reader').shadowRoot.querySelector('.rw-toolbar');
+          const r = t.getBoundingClientRect();
+          const kids = Array.from(t.children).map((c) => c.getBoundingClientRect()).filter((b) => b.height);
+          const below = kids.filter((b) => b.top >= Math.min(...kids.map((k) => k.bottom))).length;
+          return { rows: below ? 2 : 1, height: r.height, bottom: r.bottom, width: t.scrollWidth }; }"""
+        got = page.evaluate(bar)
+        assert got["rows"] == 1 and got["height"] < 50 and got["width"] <= 360, got
+        _open_menu(page, "Text and theme")
+        pop = page.locator("readwell-reader .rw-pop").first.bounding_box()
+        assert pop["x"] >= 0 and pop["x"] + pop["width"] <= 360, pop
+        page.keyboard.press("Escape")  # closes the menu, not the reader
+        assert page.locator("readwell-reader").count() == 1
+        root = "document.querySelector('readwell-reader').shadowRoot.querySelector('.rw-root')"
+        page.evaluate(f"() => {{ {root}.scrollTop = 200; }}")
+        page.evaluate(f"() => {{ {root}.scrollTop = 900; }}")
+        page.wait_for_function(
+            f"() => {root}.querySelector('.rw-toolbar').getBoundingClientRect().bottom <= 0"
+        )
+        page.evaluate(f"() => {{ {root}.scrollTop = 700; }}")
+        page.wait_for_function(f"() => {root}.querySelector('.rw-toolbar').getBoundingClientRect().top >= 0")
+        call(sw, "reader", tid)
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 720})
+
+
+def test_hero_image_only_when_it_adds_a_picture(env):
+    """Issue 12 item 6: no hero when the article has the same picture at another size, or when og:image is the
+    site logo; a different picture is still shown as the hero (look-alike)."""
+    page, sw = env["page"], env["sw"]
+    heroes = {}
+    for name in ("same", "logo", "other"):
+        tid = open_url(env, f"{env['srv'].base}/gauge-{name}.html")
+        assert call(sw, "reader", tid)["found"]
+        heroes[name] = page.locator("readwell-reader figure.rw-lead img").evaluate_all(
+            "(els) => els.map((e) => new URL(e.src).pathname)"
+        )
+        call(sw, "reader", tid)
+    assert heroes == {"same": [], "logo": [], "other": ["/img/weir-view.png"]}, heroes
+
+
+def test_typography(env):
+    """Issue 12 item 11: article headings smaller than the title, footnote markers do not spread lines,
+    inline code has a background, no gap from leading <br>s, a line-spacing control, the size shown."""
+    page, sw = env["page"], env["sw"]
+    tid = open_url(env, env["srv"].base + "/gauge-other.html")
+    assert call(sw, "reader", tid)["found"]
+    got = page.evaluate(
+        """() => {
+        const root = document.querySelector('readwell-reader').shadowRoot;
+        const art = root.querySelector('article');
+        const px = (e) => parseFloat(getComputedStyle(e).fontSize);
+        const first = art.querySelector('p');
+        const probe = document.createRange(); probe.setStart(first, 0); probe.setEnd(first, 1);
+        const sup = art.querySelector('sup');
+        return { title: px(root.querySelector('.rw-title')),
+          headings: Array.from(art.querySelectorAll('h1, h2, h3')).map(px),
+          supLineHeight: getComputedStyle(sup).lineHeight,
+          codeBg: getComputedStyle(art.querySelector('code')).backgroundColor,
+          brs: first.querySelectorAll('br').length,
+          gap: probe.getBoundingClientRect().top - art.getBoundingClientRect().top,
+          size: root.querySelector('.rw-size').textContent };
+    }"""
+    )
+    assert got["headings"] and max(got["headings"]) < got["title"], got
+    assert got["supLineHeight"] == "0px" and got["codeBg"] not in ("rgba(0, 0, 0, 0)", "transparent"), got
+    assert got["brs"] == 0 and got["gap"] < 40, got
+    assert got["size"] == "19px", got
+    _open_menu(page, "Text and theme")
+    page.locator("readwell-reader select[aria-label=Spacing]").select_option("2")
+    page.locator("readwell-reader button[aria-label='Larger text']").click()
+    assert page.locator("readwell-reader .rw-size").inner_text() == "20px"
+    lh = page.evaluate(
+        "() => getComputedStyle(document.querySelector('readwell-reader').shadowRoot"
+        ".querySelector('article p:nth-of-type(2)')).lineHeight"
+    )
+    assert lh == "40px", lh
+    call(sw, "reader", tid)
+    sw.evaluate("async () => chrome.storage.local.remove('readerPrefs')")
+
+
 def test_no_article_page_offers_overlay(env):
     page, sw = env["page"], env["sw"]
     tid = open_url(env, env["srv"].url("readerable--nav-plus-four-words.html"))
@@ -501,7 +626,10 @@ def test_save_markdown_and_html(env):
     assert md_path.parent == env["downloads"]
     # title "Pictures: of / a "river" | CON" -> no reserved characters left
     assert not re.search(r'[<>:"/\\|?*]', md_path.name)
-    assert md_path.name.endswith(".md") and md_path.name.startswith("Pictures of a river")
+    # punctuation kept where a safe character can play its part (issue 12 item 14)
+    assert md_path.name.endswith(".md") and md_path.name.startswith("Pictures - of - a 'river' - CON"), (
+        md_path
+    )
     md = md_path.read_text("utf-8")
     assert md.startswith("---\ntitle: ")
     head = md.split("\n---\n", 1)[0]
@@ -531,7 +659,7 @@ def test_save_markdown_with_images_beside_it(env):
     tid = open_url(env, base + "/gallery.html")
     info = call(sw, "save", tid, {"format": "markdown-images"})
     md_path = _download_path(sw, info)
-    assert md_path.parent == env["downloads"] and md_path.name.startswith("Gallery the river banks")
+    assert md_path.parent == env["downloads"] and md_path.name.startswith("Gallery - the river banks")
     folder = md_path.name[:-3] + "_files"
     md = md_path.read_text("utf-8")
     assert md.startswith("---\ntitle: ") and '\nsaved: "' in md.split("\n---\n", 1)[0]
@@ -560,6 +688,8 @@ def test_save_markdown_with_images_beside_it(env):
     md2_path = _download_path(sw, again)
     assert md2_path != md_path and md_path.exists()
     local2 = [unquote(u) for u in _md_images(md2_path.read_text("utf-8")) if not u.startswith("http")]
+    # ... and the second save's images sit in its own folder, named after it (issue 12 item 14)
+    assert local2 and all(r.startswith(md2_path.name[:-3] + "_files/") for r in local2), (md2_path, local2)
     assert all((md2_path.parent / r).is_file() for r in local2) and not set(local2) & {
         unquote(u) for u in local
     }
@@ -586,16 +716,18 @@ def test_actions_are_announced(env):
     call(sw, "reader", tid)
     status = page.locator("readwell-reader .rw-status")
     assert status.get_attribute("aria-live") == "polite"
+    _open_menu(page, "Save the article")
     page.locator("readwell-reader .rw-toolbar button", has_text="Save HTML").click()
     page.wait_for_function(
         "() => /^Saved /.test(document.querySelector('readwell-reader').shadowRoot"
         ".querySelector('.rw-status').textContent)"
     )
     text = status.inner_text()
-    assert re.match(r"Saved Pictures of a river.*\.html \(1 of 1 images embedded\)$", text), text
+    assert re.match(r"Saved Pictures - of.*\.html \(1 of 1 images embedded\)$", text), text
     assert status.get_attribute("role") == "status"
     # the article disappears from the page behind the reader: the next save fails, and says so
     page.evaluate("() => document.querySelector('article').remove()")
+    _open_menu(page, "Save the article")
     page.locator("readwell-reader .rw-toolbar button", has_text="Save Markdown").first.click()
     page.wait_for_function(
         "() => document.querySelector('readwell-reader').shadowRoot.querySelector('.rw-status[role=alert]')"
