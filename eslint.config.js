@@ -8,7 +8,7 @@ const CLASSIC_SCRIPTS = ['content.js', 'snapshot.js', 'safe_dom.js', 'reader.js'
   'site_roots.js', 'options.js']
   .map((f) => `extension/${f}`);
 // The module service worker and what only it imports.
-const SERVICE_WORKER = ['sw.js', 'files.js', 'md_images.js'].map((f) => `extension/${f}`);
+const SERVICE_WORKER = ['sw.js', 'files.js', 'md_images.js', 'clip.js'].map((f) => `extension/${f}`);
 
 export default [
   { ignores: ['build/**', 'out/**', 'node_modules/**', 'dist/**'] },

@@ -81,6 +81,13 @@
     return { json: reply.json, stages: reply.stages, engine };
   }
 
+  /** The page's own tags, for the clip's front matter (readwell's result has no keywords). */
+  function pageMeta() {
+    const contents = (sel) => Array.from(document.querySelectorAll(sel), (m) => m.getAttribute('content') || '')
+      .filter(Boolean).slice(0, 50);
+    return { keywords: contents('meta[name="keywords" i]'), articleTags: contents('meta[property="article:tag"]') };
+  }
+
   const SAVE_LABEL = { markdown: 'Markdown', 'markdown-images': 'Markdown + images', html: 'HTML' };
   const actions = {
     // every save is announced in the reader's live region: started, saved (with the images that failed), failed
@@ -116,7 +123,7 @@
     ping: async () => ({ ok: true }),
     extract: async (msg) => {
       const { result, snapshotMs, nodeCount, engine, notice } = await extractHere(msg.options || {});
-      return { result, snapshotMs, nodeCount, engine, notice };
+      return { result, snapshotMs, nodeCount, engine, notice, pageMeta: pageMeta() };
     },
     reader: toggleReader,
     overlay: async (msg) => toggleOverlay(msg.options),

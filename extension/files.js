@@ -1,5 +1,5 @@
-// Saved-file helpers for the service worker: names that are safe on Windows, macOS and Linux, the YAML
-// "saved" field, and data: URLs (the service worker has no URL.createObjectURL).
+// Saved-file helpers for the service worker: names that are safe on Windows, macOS and Linux, and data: URLs
+// (the service worker has no URL.createObjectURL).
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
 
 /** A file name from the page title: no path separators (the usual ones become '-'), reserved characters,
@@ -22,14 +22,6 @@ export function safeFilename(title, ext) {
   if (cps.length > 120) name = cps.slice(0, 120).join('').replace(/[.\s]+$/g, '');
   if (!name || RESERVED.test(name.split('.')[0])) name = name ? `${name} article` : 'article';
   return `${name}.${ext}`;
-}
-
-/** Add `saved: "<ISO time>"` to readwell's YAML front matter (which always opens the Markdown). */
-export function addSavedAt(markdown, isoTime) {
-  if (!markdown.startsWith('---\n')) return `---\nsaved: ${JSON.stringify(isoTime)}\n---\n\n${markdown}`;
-  const end = markdown.indexOf('\n---\n', 3);
-  if (end < 0) return markdown;
-  return `${markdown.slice(0, end)}\nsaved: ${JSON.stringify(isoTime)}${markdown.slice(end)}`;
 }
 
 export function dataUrl(text, mime) {

@@ -1,4 +1,5 @@
-// Options page: the remembered content roots (list, edit the path prefix, delete). Built with DOM APIs only.
+// Options page: the saved file name template, the remembered content roots (list, edit the path prefix,
+// delete). Built with DOM APIs only.
 (() => {
   const RW = globalThis.__readwell;
   const el = (...args) => RW.safeDom.el(...args);
@@ -31,6 +32,18 @@
     document.getElementById('empty').hidden = rows.length > 0;
   }
 
+  async function fileNameField() {
+    const input = document.getElementById('clipFilename');
+    const got = await chrome.storage.local.get('clipFilename').catch(() => ({}));
+    input.value = got.clipFilename || '';
+    input.addEventListener('change', async () => {
+      const v = input.value.trim();
+      if (v) await chrome.storage.local.set({ clipFilename: v }); else await chrome.storage.local.remove('clipFilename');
+      status(v ? `Files will be named ${v}` : 'Files will be named after the title');
+    });
+  }
+
   drawRoots();
+  fileNameField();
   RW.options = { drawRoots };
 })();

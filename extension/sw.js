@@ -1,6 +1,7 @@
 // Service worker: commands (toolbar button, keyboard shortcut, context menu), the engine broker (offscreen
 // document), saving files, and the automation hook `self.readwell`.
-import { addSavedAt, bytesDataUrl, dataUrl, safeFilename } from './files.js';
+import { bytesDataUrl, dataUrl, safeFilename } from './files.js';
+import { fileStem, frontMatter } from './clip.js';
 import { IMAGE_LIMITS, fetchImage, imageFileName, imageUrls, pool, rewriteImages } from './md_images.js';
 import './messages.js';
 
@@ -103,28 +104,32 @@ async function overlay(tabId, options = {}) {
  * on disk ('markdown-images' also: images {total, saved, failed, folder, files}). */
 async function save(tabId, { format = 'markdown' } = {}) {
   if (format === 'md') format = 'markdown';
-  const result = await extract(tabId, { front_matter: format === 'markdown' || format === 'markdown-images' });
+  ensureOffscreen().catch(() => {});
+  const { result, pageMeta } = await content(tabId, 'extract', { options: {} });
   if (!result.found) throw new Error('readwell: no article found on this page');
   const savedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const { clipFilename } = await chrome.storage.local.get('clipFilename').catch(() => ({}));
+  const stem = fileStem(clipFilename, result, savedAt);
   let url, filename;
   let images = null;
   let conflictAction = 'uniquify';
+  const head = frontMatter(result, pageMeta, savedAt);
   if (format === 'markdown') {
-    url = dataUrl(addSavedAt(result.markdown, savedAt), 'text/markdown');
-    filename = safeFilename(result.title, 'md');
+    url = dataUrl(head + result.markdown, 'text/markdown');
+    filename = safeFilename(stem, 'md');
   } else if (format === 'markdown-images') {
     // the .md's final name first ("Title (1).md" when "Title.md" exists), so that its images go to
     // "Title (1)_files/", not into the folder of an earlier save
-    filename = await reserveName(safeFilename(result.title, 'md'));
+    filename = await reserveName(safeFilename(stem, 'md'));
     conflictAction = 'overwrite';
     const saved = await saveImages(result.markdown, `${filename.slice(0, -3)}_files`);
     images = saved.images;
-    url = dataUrl(addSavedAt(saved.markdown, savedAt), 'text/markdown');
+    url = dataUrl(head + saved.markdown, 'text/markdown');
   } else if (format === 'html') {
     const built = await offscreen('build-html', { result, css: await readerCss(), savedAt });
     images = { total: built.images, saved: built.embedded, failed: built.failed };
     url = dataUrl(built.html, 'text/html');
-    filename = safeFilename(result.title, 'html');
+    filename = safeFilename(stem, 'html');
   } else {
     throw new Error(`readwell: unknown format ${format}`);
   }

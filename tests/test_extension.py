@@ -187,6 +187,20 @@ of pictures that show how the banks change with the seasons and after floods.</p
 )
 
 
+CLIP_PAGE = b"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Counting otters</title>
+<meta name="author" content="Ann Example and Bo Example">
+<meta name="keywords" content="otters, Rivers, survey">
+<meta property="article:tag" content="rivers"><meta property="article:tag" content="Wildlife">
+<meta property="og:site_name" content="River Notes">
+<meta name="description" content="How otters are counted.">
+</head><body><article><h1>Counting otters</h1>
+<p>Otters are counted from their spraints along the bank, because the animals themselves are shy and mostly
+active at night, so a survey walks a fixed stretch each month and notes every fresh sign that it finds.</p>
+<p>The counts over ten years show the otters returning to every tributary of the river, a slow recovery that
+follows the cleaner water and the return of the fish they feed on through the whole year.</p>
+</article></body></html>"""
+
+
 def gauge_page(og_image: str) -> bytes:
     """An article with an og:image, leading <br>s, headings of the title's level, a footnote marker, inline
     code and (near its end) the picture /img/gauge-300x200.png."""
@@ -250,6 +264,7 @@ def env(tmp_path_factory):
         "/images.html": ("text/html", IMAGE_PAGE),
         "/style-hidden.html": ("text/html", STYLE_HIDDEN),
         "/long.html": ("text/html", LONG_PAGE),
+        "/clip.html": ("text/html", CLIP_PAGE),
         **GAUGE_ROUTES,
         **GALLERY_ROUTES,
         **FRAME_ROUTES,
@@ -645,6 +660,31 @@ def test_save_markdown_and_html(env):
     # never overwrite: a second save gets a new name
     again = _download_path(sw, call(sw, "save", tid, {"format": "markdown"}))
     assert again != md_path and again.exists() and md_path.exists()
+
+
+def test_clip_front_matter_and_file_name_template(env):
+    """Issue 12 item 12 (part): the Markdown's front matter carries the authors as a list, the site, the
+    description, the page's tags (keywords + article:tag, unique) and the save time; the file name follows the
+    template set on the options page."""
+    sw = env["sw"]
+    tid = open_url(env, env["srv"].base + "/clip.html")
+    opts = env["ctx"].new_page()
+    opts.goto(f"chrome-extension://{env['ext_id']}/options.html")
+    opts.locator("#clipFilename").fill("{site} - {title}")
+    opts.locator("#clipFilename").press("Enter")
+    opts.locator("#status", has_text="Files will be named").wait_for()
+    opts.close()
+    try:
+        path = _download_path(sw, call(sw, "save", tid, {"format": "markdown"}))
+    finally:
+        sw.evaluate("async () => chrome.storage.local.remove('clipFilename')")
+    assert path.name.startswith("River Notes - Counting otters"), path.name
+    head = path.read_text("utf-8").split("\n---\n", 1)[0]
+    assert head.startswith('---\ntitle: "Counting otters"\nurl: "'), head
+    assert '\nauthor: ["Ann Example","Bo Example"]\n' in head, head
+    assert '\nsite: "River Notes"\n' in head and '\ndescription: "How otters are counted."\n' in head, head
+    assert '\ntags: ["rivers","Wildlife","otters","survey"]\n' in head, head
+    assert re.search(r'\nsaved: "\d{4}-\d\d-\d\dT', head), head
 
 
 def _md_images(md):
