@@ -12,7 +12,15 @@
     :host { all: initial; }
     .box { position: absolute; box-sizing: border-box; border: 2px dashed var(--c); background: color-mix(in srgb, var(--c) 12%, transparent); pointer-events: auto; }
     .box[data-empty] { display: none; }
-    .root { position: absolute; box-sizing: border-box; outline: 3px solid #188038; outline-offset: 2px; pointer-events: none; }
+    .root { position: absolute; box-sizing: border-box; outline: 3px dashed #111; outline-offset: 2px;
+      box-shadow: 0 0 0 5px #fff; pointer-events: none; }
+    .box[data-flash] { animation: flash .5s ease-in-out 3; z-index: 1; }
+    @keyframes flash { 50% { background: color-mix(in srgb, var(--c, #d01884) 60%, transparent); outline: 4px solid var(--c, #d01884); } }
+    .head { display: flex; align-items: center; gap: 6px; cursor: move; user-select: none; margin: -2px 0 4px; }
+    .head h2 { flex: 1; margin: 0; }
+    .panel[data-collapsed] { width: auto; }
+    .sw.rootsw { background: #fff; outline: 2px dashed #111; }
+    li[data-node-id] { cursor: pointer; }
     .pick { position: absolute; box-sizing: border-box; border: 2px solid #d01884; background: rgba(208,24,132,.08); pointer-events: none; }
     .pick-label { position: absolute; left: -2px; bottom: 100%; background: #d01884; color: #fff; font: 12px/1.5 system-ui, sans-serif;
       padding: 0 6px; border-radius: 3px 3px 0 0; white-space: nowrap; }
@@ -93,31 +101,89 @@
     return new Set((text || '').split(/\n+/).map((s) => s.trim()).filter(Boolean));
   }
 
+  /** Removed elements that are not inside another removed element: one box each (a removed <div> with 80
+   * removed descendants is one box, not 81 nested ones); the inner ones are counted on it. */
+  function outermost(result, nodes) {
+    const removed = new Map();
+    for (const r of result.removals || []) {
+      const t = nodes.get(r.node_id);
+      if (t && t.isConnected && t.nodeType === 1 && !removed.has(t)) removed.set(t, r);
+    }
+    const outer = new Map();
+    for (const [t] of removed) {
+      let top = t;
+      for (let a = t.parentElement; a; a = a.parentElement) if (removed.has(a)) top = a;
+      const entry = outer.get(top) || { r: removed.get(top), inner: 0 };
+      if (top !== t) entry.inner++;
+      outer.set(top, entry);
+    }
+    return outer;
+  }
+
+  const placeAt = (n, b) => {
+    n.style.left = `${b.x}px`; n.style.top = `${b.y}px`; n.style.width = `${b.w}px`; n.style.height = `${b.h}px`;
+  };
+
   function draw() {
     const { layer, result, nodes, names } = state;
     layer.replaceChildren();
     const color = (stage) => COLORS[Math.max(0, names.indexOf(stage)) % COLORS.length];
-    for (const r of result.removals || []) {
-      const target = nodes.get(r.node_id);
-      if (!target || !target.isConnected || target.nodeType !== 1) continue;
+    state.boxes = new Map();
+    for (const [target, { r, inner }] of outermost(result, nodes)) {
       const b = docRect(target);
       const box = mk('div', { class: 'box', 'data-readwell-removal': r.stage, 'data-node-id': String(r.node_id),
-        title: `${r.stage} · ${r.kind}${r.rule ? ` · ${r.rule}` : ''}\n${r.reason || ''}${r.text ? `\n“${r.text}”` : ''}` });
+        title: `${r.stage} · ${r.kind}${r.rule ? ` · ${r.rule}` : ''}\n${r.reason || ''}${r.text ? `\n“${r.text}”` : ''}`
+          + (inner ? `\n(+${inner} removed inside)` : '') });
       box.style.setProperty('--c', color(r.stage));
       if (b.w === 0 && b.h === 0) box.setAttribute('data-empty', '');
-      box.style.left = `${b.x}px`; box.style.top = `${b.y}px`;
-      box.style.width = `${b.w}px`; box.style.height = `${b.h}px`;
+      placeAt(box, b);
       layer.appendChild(box);
+      state.boxes.set(target, box);
     }
     let rootEl = null;
     try { rootEl = result.root ? document.querySelector(result.root) : null; } catch { rootEl = null; }
     if (rootEl) {
-      const b = docRect(rootEl);
       const o = mk('div', { class: 'root', 'data-readwell-root': result.root });
-      o.style.left = `${b.x}px`; o.style.top = `${b.y}px`; o.style.width = `${b.w}px`; o.style.height = `${b.h}px`;
+      placeAt(o, docRect(rootEl));
       layer.appendChild(o);
     }
     drawPanel(color);
+  }
+
+  /** Panel entry → its element: scrolled into view, its box (or the box it is collapsed into) flashes. */
+  function reveal(r) {
+    const t = state.nodes.get(r.node_id);
+    if (!t || !t.isConnected || t.nodeType !== 1) return;
+    t.scrollIntoView({ block: 'center', behavior: 'instant' });
+    let box = null;
+    for (let a = t; a && !box; a = a.parentElement) box = state.boxes.get(a) || null;
+    const flash = box || mk('div', { class: 'box flash-only' });
+    if (!box) { placeAt(flash, docRect(t)); state.layer.appendChild(flash); }
+    flash.setAttribute('data-flash', '');
+    setTimeout(() => { flash.removeAttribute('data-flash'); if (!box) flash.remove(); }, 1500);
+  }
+
+  /** Drag the panel by its title bar (pointer events; stays within the window). */
+  function makeMovable(panel, handle) {
+    handle.addEventListener('pointerdown', (e) => {
+      if (e.target.closest('button')) return;
+      const r = panel.getBoundingClientRect();
+      const dx = e.clientX - r.left, dy = e.clientY - r.top;
+      handle.setPointerCapture(e.pointerId);
+      const move = (ev) => {
+        state.panelPos = { x: Math.max(0, Math.min(innerWidth - 60, ev.clientX - dx)),
+          y: Math.max(0, Math.min(innerHeight - 30, ev.clientY - dy)) };
+        placePanel(panel);
+      };
+      const up = () => { handle.removeEventListener('pointermove', move); handle.removeEventListener('pointerup', up); };
+      handle.addEventListener('pointermove', move);
+      handle.addEventListener('pointerup', up);
+    });
+  }
+  function placePanel(panel) {
+    if (!state.panelPos) return;
+    panel.style.left = `${state.panelPos.x}px`; panel.style.top = `${state.panelPos.y}px`;
+    panel.style.right = 'auto'; panel.style.bottom = 'auto';
   }
 
   function drawPanel(color) {
@@ -125,7 +191,17 @@
     panel.replaceChildren();
     const byStage = new Map(names.map((n) => [n, []]));
     for (const r of result.removals || []) byStage.get(r.stage)?.push(r);
-    panel.appendChild(mk('h2', { text: 'Readwell debug' }));
+    const head = mk('div', { class: 'head', title: 'Drag to move' }, mk('h2', { text: 'Readwell debug' }),
+      mk('button', { type: 'button', class: 'collapse', 'aria-expanded': String(!state.collapsed),
+        'aria-label': state.collapsed ? 'Expand the panel' : 'Collapse the panel', text: state.collapsed ? '+' : '−',
+        onclick: () => { state.collapsed = !state.collapsed; redrawPanel(); } }));
+    panel.appendChild(head);
+    makeMovable(panel, head);
+    placePanel(panel);
+    panel.toggleAttribute('data-collapsed', !!state.collapsed);
+    if (state.collapsed) return;
+    panel.appendChild(mk('div', { class: 'row legend' }, mk('span', { class: 'sw rootsw' }),
+      mk('span', { text: 'content root (outline); boxes: removed, coloured by stage' })));
     panel.appendChild(mk('div', { class: 'muted', text: result.found ? `root: ${result.root || '(none)'}` : 'no article found' }));
     if (state.siteRoot) {
       panel.appendChild(mk('div', { class: 'muted', 'data-readwell-site-root': state.siteRoot.prefix,
@@ -154,7 +230,11 @@
       if (entries.length) {
         const list = mk('ol');
         for (const r of entries.slice(0, 200)) {
-          list.appendChild(mk('li', { text: `${r.action} ${r.tag || ''} — ${r.kind}${r.rule ? ` ${r.rule}` : ''}: ${r.reason || ''}${r.text ? ` “${r.text}”` : ''}` }));
+          const t = state.nodes.get(r.node_id);
+          const what = r.text ? ` “${r.text}”` : (t && t.nodeType === 1 ? ` ${labelOf(t)}` : '');
+          list.appendChild(mk('li', { tabindex: '0', 'data-node-id': String(r.node_id),
+            text: `${r.action} ${r.tag || ''} — ${r.kind}${r.rule ? ` ${r.rule}` : ''}: ${r.reason || ''}${what}`,
+            onclick: () => reveal(r), onkeydown: (e) => { if (e.key === 'Enter') reveal(r); } }));
         }
         panel.appendChild(mk('details', {}, mk('summary', { text: `${entries.length} entries` }), list));
       }
