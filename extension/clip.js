@@ -1,6 +1,7 @@
-// Clipping (Markdown saves): the YAML front matter and the file name, from readwell's result plus the page's own
-// tags. The CLI's keys (title, url, author, published) and the properties Obsidian Web Clipper writes: author as
-// a list, site, description, image, tags, and saved (the clip's creation time). A module of the service worker.
+// Clipping (Markdown saves): the YAML front matter and the file name, from readwell's result plus the page's
+// own tags. The CLI's keys (title, url, author, published) and the properties Obsidian Web Clipper writes:
+// author as a list, site, description, image, tags, and saved (the clip's creation time). A service-worker
+// module.
 
 /** YAML value: JSON's double-quoted strings and arrays are valid YAML flow scalars/sequences. */
 const yaml = (v) => JSON.stringify(v);
@@ -12,8 +13,8 @@ export function authors(byline) {
     .map((s) => s.trim()).filter((s) => s && s.length <= 100);
 }
 
-/** Tags from the page's <meta name="keywords"> and <meta property="article:tag">: unique (case-insensitively),
- * trimmed, at most 20. */
+/** Tags from the page's <meta name="keywords"> and <meta property="article:tag">: unique
+ * (case-insensitively), trimmed, at most 20. */
 export function tags(pageMeta) {
   const seen = new Map();
   const all = [...(pageMeta.articleTags || []), ...(pageMeta.keywords || []).flatMap((k) => k.split(','))];
@@ -37,7 +38,8 @@ export function frontMatter(result, pageMeta, savedAt) {
     ['tags', tags(pageMeta || {})],
     ['saved', savedAt],
   ];
-  const lines = fields.filter(([, v]) => (Array.isArray(v) ? v.length : v)).map(([k, v]) => `${k}: ${yaml(v)}`);
+  const lines = fields.filter(([, v]) => (Array.isArray(v) ? v.length : v))
+    .map(([k, v]) => `${k}: ${yaml(v)}`);
   return `---\n${lines.join('\n')}\n---\n\n`;
 }
 

@@ -83,21 +83,23 @@
 
   /** The page's own tags, for the clip's front matter (readwell's result has no keywords). */
   function pageMeta() {
-    const contents = (sel) => Array.from(document.querySelectorAll(sel), (m) => m.getAttribute('content') || '')
-      .filter(Boolean).slice(0, 50);
-    return { keywords: contents('meta[name="keywords" i]'), articleTags: contents('meta[property="article:tag"]') };
+    const contents = (sel) => Array.from(document.querySelectorAll(sel),
+      (m) => m.getAttribute('content') || '').filter(Boolean).slice(0, 50);
+    return { keywords: contents('meta[name="keywords" i]'),
+      articleTags: contents('meta[property="article:tag"]') };
   }
 
   const SAVE_LABEL = { markdown: 'Markdown', 'markdown-images': 'Markdown + images', html: 'HTML' };
   const actions = {
-    // every save is announced in the reader's live region: started, saved (with the images that failed), failed
+    // every save is announced in the reader's live region: started, saved (with failed images), failed
     save: async (format) => {
       RW.reader.announce(`Saving ${SAVE_LABEL[format]}…`);
       try {
         const info = await send(ADDRESSES.sw, 'save', { format }, { timeoutMs: TIMEOUT_MS });
         RW.reader.announce(info.summary, info.images && info.images.failed.length ? 'notice' : 'info');
       } catch (err) {
-        RW.reader.announce(`Saving ${SAVE_LABEL[format]} failed: ${err.message.replace(/^readwell: /, '')}`, 'error');
+        const why = err.message.replace(/^readwell: /, '');
+        RW.reader.announce(`Saving ${SAVE_LABEL[format]} failed: ${why}`, 'error');
       }
     },
     overlay: () => toggleOverlay({}),
@@ -109,8 +111,8 @@
     const t0 = performance.now();
     const { result, snapshotMs, engine, notice } = await extractHere(msg.options || {});
     const shown = await RW.reader.show(result, msg.css, actions, notice);
-    return { open: true, found: shown.found, title: result.title, ms: performance.now() - t0, snapshotMs, engine,
-      notice };
+    return { open: true, found: shown.found, title: result.title, ms: performance.now() - t0, snapshotMs,
+      engine, notice };
   }
 
   async function toggleOverlay(options) {
@@ -129,7 +131,8 @@
     overlay: async (msg) => toggleOverlay(msg.options),
     state: async () => ({ reader: RW.reader.isOpen(), overlay: RW.overlay.isOpen() }),
     // feedback from the service worker: shown when the reader is open (false: the toolbar badge shows it)
-    announce: async (msg) => (RW.reader.isOpen() && msg.text ? RW.reader.announce(msg.text, msg.kind) : false),
+    announce: async (msg) => (RW.reader.isOpen() && msg.text
+      ? RW.reader.announce(msg.text, msg.kind) : false),
     close: async () => ({ reader: RW.reader.hide(), overlay: RW.overlay.hide() }),
   };
 

@@ -105,7 +105,8 @@ async function buildHtml(result, css, savedAt) {
     if (/^data:/i.test(src)) { embedded++; return; }
     const data = /^https?:/i.test(src) ? await embed(src, budget) : null;
     if (data) { img.setAttribute('src', data); embedded++; } else {
-      failed.push({ url: src.slice(0, 300), error: /^https?:/i.test(src) ? 'could not be fetched as an image' : 'not http(s)' });
+      const error = /^https?:/i.test(src) ? 'could not be fetched as an image' : 'not http(s)';
+      failed.push({ url: src.slice(0, 300), error });
       img.removeAttribute('src'); // nothing remote in a self-contained file; alt text stays
     }
   }));

@@ -19,10 +19,12 @@
           drawRoots();
         } });
       const what = el('td', {}, el('code', { text: e.selector }),
-        e.label ? el('div', { class: 'muted', text: `${e.label}${e.words ? ` · ${e.words} words when saved` : ''}` }) : null);
+        e.label ? el('div', { class: 'muted',
+          text: `${e.label}${e.words ? ` · ${e.words} words when saved` : ''}` }) : null);
       body.appendChild(el('tr', { 'data-host': host, 'data-prefix': e.prefix },
         el('td', { text: host }), el('td', {}, prefix), what,
-        el('td', {}, el('button', { type: 'button', text: 'Delete', 'aria-label': `Delete the root for ${host}${e.prefix}`,
+        el('td', {}, el('button', { type: 'button', text: 'Delete',
+          'aria-label': `Delete the root for ${host}${e.prefix}`,
           onclick: async () => {
             await RW.siteRoots.forget(host, e.prefix);
             status(`Deleted the root for ${host}${e.prefix}`);
@@ -38,7 +40,8 @@
     input.value = got.clipFilename || '';
     input.addEventListener('change', async () => {
       const v = input.value.trim();
-      if (v) await chrome.storage.local.set({ clipFilename: v }); else await chrome.storage.local.remove('clipFilename');
+      if (v) await chrome.storage.local.set({ clipFilename: v });
+      else await chrome.storage.local.remove('clipFilename');
       status(v ? `Files will be named ${v}` : 'Files will be named after the title');
     });
   }

@@ -1,7 +1,8 @@
-// Remembered content roots ("pick root" in the overlay), scoped to a host and a path prefix the user sees and can
-// edit (options page). One storage key, `siteRoots`: { [host]: [{prefix, selector, label, words, savedAt}] }.
+// Remembered content roots ("pick root" in the overlay), scoped to a host and a path prefix the user sees and
+// can edit (options page). One storage key, `siteRoots`: { [host]: [{prefix, selector, label, words, savedAt}] }.
 // The first version stored one selector per host ({ [host]: "selector" }); it is read as prefix "/".
-// A classic script: content scripts and the options page load it; it registers globalThis.__readwell.siteRoots.
+// A classic script: content scripts and the options page load it; it registers
+// globalThis.__readwell.siteRoots.
 (() => {
   const RW = (globalThis.__readwell = globalThis.__readwell || {});
   if (RW.siteRoots) return;
@@ -12,7 +13,8 @@
   function entriesOf(value) {
     if (typeof value === 'string') return value ? [{ prefix: '/', selector: value }] : [];
     if (!Array.isArray(value)) return [];
-    return value.filter((e) => e && typeof e.selector === 'string' && e.selector && typeof e.prefix === 'string');
+    return value.filter((e) => e && typeof e.selector === 'string' && e.selector
+      && typeof e.prefix === 'string');
   }
 
   /** A prefix always starts with "/" (what location.pathname starts with). */
@@ -21,8 +23,8 @@
     return s.startsWith('/') ? s : `/${s}`;
   };
 
-  /** The default scope of a root picked on `url`: its first path directory ("/news/2024/a" → "/news/"), because
-   * articles of one site section share a template; "/" for a page at the top. */
+  /** The default scope of a root picked on `url`: its first path directory ("/news/2024/a" → "/news/"),
+   * because articles of one site section share a template; "/" for a page at the top. */
   function defaultPrefix(url) {
     const path = new URL(url).pathname;
     const m = /^\/[^/]+\//.exec(path);
@@ -53,7 +55,7 @@
     return best;
   }
 
-  /** Remember `selector` for pages of `url`'s host under `prefix` (replaces an entry with the same prefix). */
+  /** Remember `selector` for pages of `url`'s host under `prefix` (replaces the entry with that prefix). */
   async function remember(url, selector, prefix, extra = {}) {
     const host = new URL(url).host;
     const all = await loadAll();

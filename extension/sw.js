@@ -7,7 +7,8 @@ import './messages.js';
 
 const { ADDRESSES, listen, send, withTimeout, errorText } = globalThis.__readwell.messages;
 
-const CONTENT_FILES = ['messages.js', 'site_roots.js', 'snapshot.js', 'safe_dom.js', 'reader.js', 'overlay.js', 'content.js'];
+const CONTENT_FILES = ['messages.js', 'site_roots.js', 'snapshot.js', 'safe_dom.js', 'reader.js', 'overlay.js',
+  'content.js'];
 const ENGINE_TIMEOUT_MS = 90000;
 const OFFSCREEN_CREATE_TIMEOUT_MS = 15000;
 
@@ -146,18 +147,19 @@ function saveSummary(info) {
   let text = `Saved ${name}`;
   const im = info.images;
   if (im && im.total) {
-    text += info.format === 'html' ? ` (${im.saved} of ${im.total} images embedded` : ` (${im.saved} of ${im.total} images saved`;
+    text += ` (${im.saved} of ${im.total} images ${info.format === 'html' ? 'embedded' : 'saved'}`;
     if (im.failed.length) {
       const shown = im.failed.slice(0, 3).map((f) => `${f.url.split('/').pop() || f.url}: ${f.error}`);
-      text += `; not saved: ${shown.join('; ')}${im.failed.length > 3 ? `; and ${im.failed.length - 3} more` : ''}`;
+      const more = im.failed.length > 3 ? `; and ${im.failed.length - 3} more` : '';
+      text += `; not saved: ${shown.join('; ')}${more}`;
     }
     text += ')';
   }
   return text;
 }
 
-/** Take `filename` in the downloads folder with an empty placeholder (uniquified like any save) and return the
- * name it got; the caller overwrites it. The placeholder leaves the download history, not the disk. */
+/** Take `filename` in the downloads folder with an empty placeholder (uniquified like any save) and return
+ * the name it got; the caller overwrites it. The placeholder leaves the download history, not the disk. */
 async function reserveName(filename) {
   const id = await chrome.downloads.download({ url: dataUrl('', 'text/markdown'), filename,
     conflictAction: 'uniquify', saveAs: false });
@@ -283,7 +285,8 @@ async function userAction(tabId, cmd) {
     return got;
   } catch (err) {
     report(err);
-    const what = kind === 'save' ? `Saving ${SAVE_LABEL[arg] || arg} failed` : `${kind === 'overlay' ? 'Debug overlay' : 'Reader view'} failed`;
+    const what = kind === 'save' ? `Saving ${SAVE_LABEL[arg] || arg} failed`
+      : `${kind === 'overlay' ? 'Debug overlay' : 'Reader view'} failed`;
     return notify(tabId, 'error', `${what}: ${errorText(err).replace(/^readwell: /, '')}`);
   }
 }
@@ -311,7 +314,8 @@ chrome.runtime.onInstalled.addListener(() => {
   });
 });
 const MENU = { 'readwell-reader': 'reader', 'readwell-save-md': 'save:markdown',
-  'readwell-save-md-images': 'save:markdown-images', 'readwell-save-html': 'save:html', 'readwell-overlay': 'overlay' };
+  'readwell-save-md-images': 'save:markdown-images', 'readwell-save-html': 'save:html',
+  'readwell-overlay': 'overlay' };
 chrome.contextMenus.onClicked.addListener((info, tab) => {
   if (tab && MENU[info.menuItemId]) userAction(tab.id, MENU[info.menuItemId]);
 });
