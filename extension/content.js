@@ -42,7 +42,8 @@
     let siteRoot = null;
     let notice = null;
     if (!pyOpts.selector && options.useSiteRoot !== false) {
-      const entry = await RW.siteRoots.forUrl(location.href).catch(() => null);
+      // site_roots.js may be absent when a caller injects the content files itself (benchmark): no remembered root
+      const entry = RW.siteRoots ? await RW.siteRoots.forUrl(location.href).catch(() => null) : null;
       if (entry && matchesHere(entry.selector)) {
         pyOpts.selector = entry.selector;
         siteRoot = entry;
