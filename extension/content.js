@@ -9,12 +9,13 @@
 
   const { ADDRESSES, listen, send, withTimeout } = RW.messages;
 
-  async function siteRoot() {
-    try {
-      const got = await chrome.storage.local.get('siteRoots');
-      return (got.siteRoots || {})[location.host] || null;
-    } catch { return null; }
+  /** Does `selector` find an element on this page? (A remembered root that matches nothing falls back.) */
+  function matchesHere(selector) {
+    try { return document.querySelector(selector) !== null; } catch { return false; }
   }
+  const staleNotice = (entry) => `The content root remembered for ${location.host}${entry.prefix}* `
+    + `(${entry.label || entry.selector}) is not on this page: automatic detection was used. `
+    + 'Change or delete it in the debug overlay or on the options page.';
 
   // Optional: Pyodide in this content script (options.engine === 'page'), used by the benchmark to measure
   // what the page pays for it. Probes WebAssembly first (a strict page CSP blocks it and loadPyodide would hang).
@@ -34,40 +35,74 @@
 
   /** Snapshot the page and run readwell on it. options: readwell's keyword options (the engine keeps the names
    * readwell defines and drops the rest) plus engine ('page') and useSiteRoot (false). Returns { result, nodes,
-   * stages (readwell's stage names, in order), snapshotMs, nodeCount, engine }. */
+   * stages (readwell's stage names, in order), snapshotMs, nodeCount, engine, siteRoot (the remembered root
+   * used, or null), notice (why a remembered root was not used, or null) }. */
   async function extractHere(options = {}) {
     const pyOpts = { ...options, url: location.href };
+    let siteRoot = null;
+    let notice = null;
     if (!pyOpts.selector && options.useSiteRoot !== false) {
-      const sel = await siteRoot();
-      if (sel) pyOpts.selector = sel;
+      // site_roots.js may be absent when a caller injects the content files itself (benchmark): no remembered root
+      const entry = RW.siteRoots ? await RW.siteRoots.forUrl(location.href).catch(() => null) : null;
+      if (entry && matchesHere(entry.selector)) {
+        pyOpts.selector = entry.selector;
+        siteRoot = entry;
+      } else if (entry) {
+        notice = staleNotice(entry);
+      }
     }
-    const snap = RW.snapshot();
-    let json = null;
-    let stages = null;
+    const snap = RW.reader.uncovered(() => RW.snapshot());
+    let got;
+    try {
+      got = await runEngine(snap, pyOpts, options.engine);
+    } catch (err) {
+      if (!siteRoot) throw err;
+      // the remembered root is on the page for the browser but not for readwell (or failed): never lock out
+      notice = staleNotice(siteRoot);
+      siteRoot = null;
+      delete pyOpts.selector;
+      got = await runEngine(snap, pyOpts, options.engine);
+    }
+    return { result: JSON.parse(got.json), nodes: snap.nodes, stages: got.stages, snapshotMs: snap.ms,
+      nodeCount: snap.count, engine: got.engine, siteRoot, notice };
+  }
+
+  async function runEngine(snap, pyOpts, which) {
     let engine = 'offscreen';
-    if (options.engine === 'page') {
+    if (which === 'page') {
       try {
         const eng = await loadPageEngine();
-        json = eng.extractSnapshot(snap.json, pyOpts);
-        stages = eng.stages;
-        engine = 'page';
+        return { json: eng.extractSnapshot(snap.json, pyOpts), stages: eng.stages, engine: 'page' };
       } catch (err) {
         engine = `offscreen (page engine: ${err.message})`;
       }
     }
-    if (json === null) {
-      const reply = await send(ADDRESSES.sw, 'engine-extract', { snapshot: snap.json, options: pyOpts },
-        { timeoutMs: TIMEOUT_MS });
-      json = reply.json;
-      stages = reply.stages;
-    }
-    return { result: JSON.parse(json), nodes: snap.nodes, stages, snapshotMs: snap.ms, nodeCount: snap.count,
-      engine };
+    const reply = await send(ADDRESSES.sw, 'engine-extract', { snapshot: snap.json, options: pyOpts },
+      { timeoutMs: TIMEOUT_MS });
+    return { json: reply.json, stages: reply.stages, engine };
   }
 
+  /** The page's own tags, for the clip's front matter (readwell's result has no keywords). */
+  function pageMeta() {
+    const contents = (sel) => Array.from(document.querySelectorAll(sel),
+      (m) => m.getAttribute('content') || '').filter(Boolean).slice(0, 50);
+    return { keywords: contents('meta[name="keywords" i]'),
+      articleTags: contents('meta[property="article:tag"]') };
+  }
+
+  const SAVE_LABEL = { markdown: 'Markdown', 'markdown-images': 'Markdown + images', html: 'HTML' };
   const actions = {
-    save: (format) => send(ADDRESSES.sw, 'save', { format }, { timeoutMs: TIMEOUT_MS })
-      .catch((err) => console.warn('readwell:', err.message)),
+    // every save is announced in the reader's live region: started, saved (with failed images), failed
+    save: async (format) => {
+      RW.reader.announce(`Saving ${SAVE_LABEL[format]}…`);
+      try {
+        const info = await send(ADDRESSES.sw, 'save', { format }, { timeoutMs: TIMEOUT_MS });
+        RW.reader.announce(info.summary, info.images && info.images.failed.length ? 'notice' : 'info');
+      } catch (err) {
+        const why = err.message.replace(/^readwell: /, '');
+        RW.reader.announce(`Saving ${SAVE_LABEL[format]} failed: ${why}`, 'error');
+      }
+    },
     overlay: () => toggleOverlay({}),
   };
 
@@ -75,9 +110,10 @@
     if (RW.reader.isOpen() && msg.force !== true) { RW.reader.hide(); return { open: false }; }
     RW.overlay.hide();
     const t0 = performance.now();
-    const { result, snapshotMs, engine } = await extractHere(msg.options || {});
-    const shown = await RW.reader.show(result, msg.css, actions);
-    return { open: true, found: shown.found, title: result.title, ms: performance.now() - t0, snapshotMs, engine };
+    const { result, snapshotMs, engine, notice } = await extractHere(msg.options || {});
+    const shown = await RW.reader.show(result, msg.css, actions, notice);
+    return { open: true, found: shown.found, title: result.title, ms: performance.now() - t0, snapshotMs,
+      engine, notice };
   }
 
   async function toggleOverlay(options) {
@@ -89,12 +125,15 @@
   const handlers = {
     ping: async () => ({ ok: true }),
     extract: async (msg) => {
-      const { result, snapshotMs, nodeCount, engine } = await extractHere(msg.options || {});
-      return { result, snapshotMs, nodeCount, engine };
+      const { result, snapshotMs, nodeCount, engine, notice } = await extractHere(msg.options || {});
+      return { result, snapshotMs, nodeCount, engine, notice, pageMeta: pageMeta() };
     },
     reader: toggleReader,
     overlay: async (msg) => toggleOverlay(msg.options),
     state: async () => ({ reader: RW.reader.isOpen(), overlay: RW.overlay.isOpen() }),
+    // feedback from the service worker: shown when the reader is open (false: the toolbar badge shows it)
+    announce: async (msg) => (RW.reader.isOpen() && msg.text
+      ? RW.reader.announce(msg.text, msg.kind) : false),
     close: async () => ({ reader: RW.reader.hide(), overlay: RW.overlay.hide() }),
   };
 

@@ -1,14 +1,19 @@
-// Saved-file helpers for the service worker: names that are safe on Windows, macOS and Linux, the YAML
-// "saved" field, and data: URLs (the service worker has no URL.createObjectURL).
+// Saved-file helpers for the service worker: names that are safe on Windows, macOS and Linux, and data: URLs
+// (the service worker has no URL.createObjectURL).
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
 
-/** A file name from the page title: no path separators, reserved characters, control characters, trailing
- * dots or spaces, Windows device names; at most ~120 characters; never empty. */
+/** A file name from the page title: no path separators (the usual ones become '-'), reserved characters,
+ * control characters, trailing dots or spaces, Windows device names; at most ~120 characters; never empty. */
 export function safeFilename(title, ext) {
   let name = String(title || '')
     .normalize('NFC')
     .replace(/[\p{Cc}\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/gu, '') // \p{Cc}: U+0000-001F, U+007F-009F
-    .replace(/[<>:"/\\|?*~]/g, ' ')
+    // punctuation keeps its role where a safe character can play it: "A: B" -> "A - B", "10:30" -> "10-30",
+    // "and/or" -> "and-or", quotes -> apostrophes; the rest of <>:"/\\|?*~ goes
+    .replace(/\s*:\s+/g, ' - ')
+    .replace(/[:/\\|]/g, '-')
+    .replace(/"/g, "'")
+    .replace(/[<>?*~]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^[.\s]+|[.\s]+$/g, '');
@@ -17,14 +22,6 @@ export function safeFilename(title, ext) {
   if (cps.length > 120) name = cps.slice(0, 120).join('').replace(/[.\s]+$/g, '');
   if (!name || RESERVED.test(name.split('.')[0])) name = name ? `${name} article` : 'article';
   return `${name}.${ext}`;
-}
-
-/** Add `saved: "<ISO time>"` to readwell's YAML front matter (which always opens the Markdown). */
-export function addSavedAt(markdown, isoTime) {
-  if (!markdown.startsWith('---\n')) return `---\nsaved: ${JSON.stringify(isoTime)}\n---\n\n${markdown}`;
-  const end = markdown.indexOf('\n---\n', 3);
-  if (end < 0) return markdown;
-  return `${markdown.slice(0, end)}\nsaved: ${JSON.stringify(isoTime)}${markdown.slice(end)}`;
 }
 
 export function dataUrl(text, mime) {

@@ -17,9 +17,24 @@ async function extract(snapshot, options) {
   firstExtractAt ??= Date.now();
   const engine = await load();
   const t0 = performance.now();
-  const json = engine.extractSnapshot(snapshot, options);
+  let json;
+  try {
+    json = engine.extractSnapshot(snapshot, options);
+  } catch (err) {
+    console.warn('readwell: extraction failed:', err); // the full Python traceback stays here, for developers
+    throw new Error(shortError(err));
+  }
   return { json, ms: performance.now() - t0, loadMs: engine.loadMs, fromSnapshot: engine.fromSnapshot,
     stages: engine.stages };
+}
+
+/** What a user may read of an engine error: a Python traceback's last line without the module path
+ * ("InputError: selector 'x' matched no element"), never the traceback. */
+function shortError(err) {
+  const text = String((err && err.message) || err);
+  if (!/Traceback \(most recent call last\)/.test(text)) return text;
+  const last = text.trim().split('\n').map((l) => l.trim()).filter(Boolean).pop() || 'extraction failed';
+  return `readwell: ${last.replace(/^[\w.]+\.(\w+(Error|Exception):)/, '$1')}`;
 }
 
 function blobToDataUrl(blob) {
@@ -83,12 +98,15 @@ async function buildHtml(result, css, savedAt) {
   const budget = { left: MAX_EMBED_BYTES };
   const imgs = Array.from(doc.querySelectorAll('img'));
   let embedded = 0;
+  const failed = [];
   await Promise.all(imgs.map(async (img) => {
     img.removeAttribute('srcset');
     const src = img.getAttribute('src') || '';
     if (/^data:/i.test(src)) { embedded++; return; }
     const data = /^https?:/i.test(src) ? await embed(src, budget) : null;
     if (data) { img.setAttribute('src', data); embedded++; } else {
+      const error = /^https?:/i.test(src) ? 'could not be fetched as an image' : 'not http(s)';
+      failed.push({ url: src.slice(0, 300), error });
       img.removeAttribute('src'); // nothing remote in a self-contained file; alt text stays
     }
   }));
@@ -96,7 +114,8 @@ async function buildHtml(result, css, savedAt) {
   if (lang) doc.documentElement.setAttribute('lang', lang);
   const dir = page.getAttribute('dir');
   if (dir) doc.documentElement.setAttribute('dir', dir);
-  return { html: `<!DOCTYPE html>\n${doc.documentElement.outerHTML}\n`, images: imgs.length, embedded };
+  return { html: `<!DOCTYPE html>\n${doc.documentElement.outerHTML}\n`, images: imgs.length, embedded,
+    failed };
 }
 
 const handlers = {

@@ -12,8 +12,21 @@
     :host { all: initial; }
     .box { position: absolute; box-sizing: border-box; border: 2px dashed var(--c); background: color-mix(in srgb, var(--c) 12%, transparent); pointer-events: auto; }
     .box[data-empty] { display: none; }
-    .root { position: absolute; box-sizing: border-box; outline: 3px solid #188038; outline-offset: 2px; pointer-events: none; }
+    .root { position: absolute; box-sizing: border-box; outline: 3px dashed #111; outline-offset: 2px;
+      box-shadow: 0 0 0 5px #fff; pointer-events: none; }
+    .box[data-flash] { animation: flash .5s ease-in-out 3; z-index: 1; }
+    @keyframes flash { 50% { background: color-mix(in srgb, var(--c, #d01884) 60%, transparent); outline: 4px solid var(--c, #d01884); } }
+    .head { display: flex; align-items: center; gap: 6px; cursor: move; user-select: none; margin: -2px 0 4px; }
+    .head h2 { flex: 1; margin: 0; }
+    .panel[data-collapsed] { width: auto; }
+    .sw.rootsw { background: #fff; outline: 2px dashed #111; }
+    li[data-node-id] { cursor: pointer; }
     .pick { position: absolute; box-sizing: border-box; border: 2px solid #d01884; background: rgba(208,24,132,.08); pointer-events: none; }
+    .pick-label { position: absolute; left: -2px; bottom: 100%; background: #d01884; color: #fff; font: 12px/1.5 system-ui, sans-serif;
+      padding: 0 6px; border-radius: 3px 3px 0 0; white-space: nowrap; }
+    .notice { background: #fef7e0; border-left: 3px solid #f9ab00; padding: 4px 6px; margin: 4px 0; }
+    .confirm { border: 1px solid #d01884; border-radius: 6px; padding: 6px; margin: 4px 0; }
+    .confirm input { font: inherit; width: 12em; }
     .picking .box { pointer-events: none; }
     .panel { position: fixed; right: 12px; bottom: 12px; width: 380px; max-height: 62vh; overflow: auto; pointer-events: auto;
       background: #fff; color: #202124; border: 1px solid #dadce0; border-radius: 8px; box-shadow: 0 4px 16px rgba(0,0,0,.2);
@@ -88,31 +101,89 @@
     return new Set((text || '').split(/\n+/).map((s) => s.trim()).filter(Boolean));
   }
 
+  /** Removed elements that are not inside another removed element: one box each (a removed <div> with 80
+   * removed descendants is one box, not 81 nested ones); the inner ones are counted on it. */
+  function outermost(result, nodes) {
+    const removed = new Map();
+    for (const r of result.removals || []) {
+      const t = nodes.get(r.node_id);
+      if (t && t.isConnected && t.nodeType === 1 && !removed.has(t)) removed.set(t, r);
+    }
+    const outer = new Map();
+    for (const [t] of removed) {
+      let top = t;
+      for (let a = t.parentElement; a; a = a.parentElement) if (removed.has(a)) top = a;
+      const entry = outer.get(top) || { r: removed.get(top), inner: 0 };
+      if (top !== t) entry.inner++;
+      outer.set(top, entry);
+    }
+    return outer;
+  }
+
+  const placeAt = (n, b) => {
+    n.style.left = `${b.x}px`; n.style.top = `${b.y}px`; n.style.width = `${b.w}px`; n.style.height = `${b.h}px`;
+  };
+
   function draw() {
     const { layer, result, nodes, names } = state;
     layer.replaceChildren();
     const color = (stage) => COLORS[Math.max(0, names.indexOf(stage)) % COLORS.length];
-    for (const r of result.removals || []) {
-      const target = nodes.get(r.node_id);
-      if (!target || !target.isConnected || target.nodeType !== 1) continue;
+    state.boxes = new Map();
+    for (const [target, { r, inner }] of outermost(result, nodes)) {
       const b = docRect(target);
       const box = mk('div', { class: 'box', 'data-readwell-removal': r.stage, 'data-node-id': String(r.node_id),
-        title: `${r.stage} · ${r.kind}${r.rule ? ` · ${r.rule}` : ''}\n${r.reason || ''}${r.text ? `\n“${r.text}”` : ''}` });
+        title: `${r.stage} · ${r.kind}${r.rule ? ` · ${r.rule}` : ''}\n${r.reason || ''}${r.text ? `\n“${r.text}”` : ''}`
+          + (inner ? `\n(+${inner} removed inside)` : '') });
       box.style.setProperty('--c', color(r.stage));
       if (b.w === 0 && b.h === 0) box.setAttribute('data-empty', '');
-      box.style.left = `${b.x}px`; box.style.top = `${b.y}px`;
-      box.style.width = `${b.w}px`; box.style.height = `${b.h}px`;
+      placeAt(box, b);
       layer.appendChild(box);
+      state.boxes.set(target, box);
     }
     let rootEl = null;
     try { rootEl = result.root ? document.querySelector(result.root) : null; } catch { rootEl = null; }
     if (rootEl) {
-      const b = docRect(rootEl);
       const o = mk('div', { class: 'root', 'data-readwell-root': result.root });
-      o.style.left = `${b.x}px`; o.style.top = `${b.y}px`; o.style.width = `${b.w}px`; o.style.height = `${b.h}px`;
+      placeAt(o, docRect(rootEl));
       layer.appendChild(o);
     }
     drawPanel(color);
+  }
+
+  /** Panel entry → its element: scrolled into view, its box (or the box it is collapsed into) flashes. */
+  function reveal(r) {
+    const t = state.nodes.get(r.node_id);
+    if (!t || !t.isConnected || t.nodeType !== 1) return;
+    t.scrollIntoView({ block: 'center', behavior: 'instant' });
+    let box = null;
+    for (let a = t; a && !box; a = a.parentElement) box = state.boxes.get(a) || null;
+    const flash = box || mk('div', { class: 'box flash-only' });
+    if (!box) { placeAt(flash, docRect(t)); state.layer.appendChild(flash); }
+    flash.setAttribute('data-flash', '');
+    setTimeout(() => { flash.removeAttribute('data-flash'); if (!box) flash.remove(); }, 1500);
+  }
+
+  /** Drag the panel by its title bar (pointer events; stays within the window). */
+  function makeMovable(panel, handle) {
+    handle.addEventListener('pointerdown', (e) => {
+      if (e.target.closest('button')) return;
+      const r = panel.getBoundingClientRect();
+      const dx = e.clientX - r.left, dy = e.clientY - r.top;
+      handle.setPointerCapture(e.pointerId);
+      const move = (ev) => {
+        state.panelPos = { x: Math.max(0, Math.min(innerWidth - 60, ev.clientX - dx)),
+          y: Math.max(0, Math.min(innerHeight - 30, ev.clientY - dy)) };
+        placePanel(panel);
+      };
+      const up = () => { handle.removeEventListener('pointermove', move); handle.removeEventListener('pointerup', up); };
+      handle.addEventListener('pointermove', move);
+      handle.addEventListener('pointerup', up);
+    });
+  }
+  function placePanel(panel) {
+    if (!state.panelPos) return;
+    panel.style.left = `${state.panelPos.x}px`; panel.style.top = `${state.panelPos.y}px`;
+    panel.style.right = 'auto'; panel.style.bottom = 'auto';
   }
 
   function drawPanel(color) {
@@ -120,13 +191,32 @@
     panel.replaceChildren();
     const byStage = new Map(names.map((n) => [n, []]));
     for (const r of result.removals || []) byStage.get(r.stage)?.push(r);
-    panel.appendChild(mk('h2', { text: 'Readwell debug' }));
+    const head = mk('div', { class: 'head', title: 'Drag to move' }, mk('h2', { text: 'Readwell debug' }),
+      mk('button', { type: 'button', class: 'collapse', 'aria-expanded': String(!state.collapsed),
+        'aria-label': state.collapsed ? 'Expand the panel' : 'Collapse the panel', text: state.collapsed ? '+' : '−',
+        onclick: () => { state.collapsed = !state.collapsed; redrawPanel(); } }));
+    panel.appendChild(head);
+    makeMovable(panel, head);
+    placePanel(panel);
+    panel.toggleAttribute('data-collapsed', !!state.collapsed);
+    if (state.collapsed) return;
+    panel.appendChild(mk('div', { class: 'row legend' }, mk('span', { class: 'sw rootsw' }),
+      mk('span', { text: 'content root (outline); boxes: removed, coloured by stage' })));
     panel.appendChild(mk('div', { class: 'muted', text: result.found ? `root: ${result.root || '(none)'}` : 'no article found' }));
-    const bar = mk('div', {},
-      mk('button', { type: 'button', text: state.picking ? 'Picking… (Esc)' : 'Pick root', onclick: startPick }),
-      state.siteRoot ? mk('button', { type: 'button', text: 'Forget site root', onclick: forgetRoot }) : null,
-      mk('button', { type: 'button', text: 'Close', onclick: () => hide() }));
-    panel.appendChild(bar);
+    if (state.siteRoot) {
+      panel.appendChild(mk('div', { class: 'muted', 'data-readwell-site-root': state.siteRoot.prefix,
+        text: `remembered root for ${location.host}${state.siteRoot.prefix}*: ${state.siteRoot.label || state.siteRoot.selector}` }));
+    }
+    if (state.notice) panel.appendChild(mk('div', { class: 'notice', role: 'status', text: state.notice }));
+    if (state.candidate) {
+      panel.appendChild(confirmBox());
+    } else {
+      panel.appendChild(mk('div', {},
+        mk('button', { type: 'button', text: state.picking ? 'Picking… (Esc)' : 'Pick root', onclick: startPick }),
+        state.siteRoot || state.notice
+          ? mk('button', { type: 'button', text: 'Forget site root', onclick: forgetRoot }) : null,
+        mk('button', { type: 'button', text: 'Close', onclick: () => hide() })));
+    }
     for (const name of names) {
       const entries = byStage.get(name) || [];
       const ms = result.timings && result.timings[name];
@@ -140,7 +230,11 @@
       if (entries.length) {
         const list = mk('ol');
         for (const r of entries.slice(0, 200)) {
-          list.appendChild(mk('li', { text: `${r.action} ${r.tag || ''} — ${r.kind}${r.rule ? ` ${r.rule}` : ''}: ${r.reason || ''}${r.text ? ` “${r.text}”` : ''}` }));
+          const t = state.nodes.get(r.node_id);
+          const what = r.text ? ` “${r.text}”` : (t && t.nodeType === 1 ? ` ${labelOf(t)}` : '');
+          list.appendChild(mk('li', { tabindex: '0', 'data-node-id': String(r.node_id),
+            text: `${r.action} ${r.tag || ''} — ${r.kind}${r.rule ? ` ${r.rule}` : ''}: ${r.reason || ''}${what}`,
+            onclick: () => reveal(r), onkeydown: (e) => { if (e.key === 'Enter') reveal(r); } }));
         }
         panel.appendChild(mk('details', {}, mk('summary', { text: `${entries.length} entries` }), list));
       }
@@ -161,11 +255,12 @@
 
   async function rerun() {
     const opts = { ...(state.options || {}), debug: true, disable: [...state.disabled] };
-    if (state.siteRoot) opts.selector = state.siteRoot;
-    const { result, nodes } = await state.extract(opts);
+    const { result, nodes, siteRoot, notice } = await state.extract(opts);
     if (!state) return;
     state.result = result;
     state.nodes = nodes;
+    state.siteRoot = siteRoot;
+    state.notice = notice;
     if (!state.disabled.size) state.base = result;
     draw();
   }
@@ -175,60 +270,139 @@
     rerun();
   }
 
+  /** What the picker shows for an element: tag, id, first classes ("section#main.post"). */
+  function labelOf(el) {
+    let label = el.localName;
+    if (el.id) label += `#${el.id}`;
+    const classes = Array.from(el.classList || []).slice(0, 2);
+    if (classes.length) label += `.${classes.join('.')}`;
+    return label.length > 60 ? `${label.slice(0, 59)}…` : label;
+  }
+  const wordsOf = (el) => (el.textContent || '').split(/\s+/).filter(Boolean).length;
+
+  function placeBox(box, el) {
+    const b = docRect(el);
+    box.style.left = `${b.x}px`; box.style.top = `${b.y}px`; box.style.width = `${b.w}px`; box.style.height = `${b.h}px`;
+  }
+
+  // Picking is two steps: hover + click proposes an element (outlined, labelled with its word count), then the
+  // panel asks for confirmation; the proposal can be widened to its parent or narrowed back (buttons, or ↑/↓,
+  // Enter to save, Escape to cancel) and the path prefix it applies to edited before anything is stored.
   function startPick() {
     state.picking = true;
     state.shadow.querySelector('.layer-wrap').classList.add('picking');
-    const hl = mk('div', { class: 'pick' });
+    const hl = mk('div', { class: 'pick' }, mk('span', { class: 'pick-label' }));
     state.layer.appendChild(hl);
+    state.pickBox = hl;
     const under = (e) => {
       state.host.style.setProperty('display', 'none', 'important');
       const t = document.elementFromPoint(e.clientX, e.clientY);
       state.host.style.setProperty('display', 'block', 'important');
-      return t;
+      return t && t !== document.documentElement ? t : null;
     };
     const move = (e) => {
+      if (state.candidate) return;
       const t = under(e);
-      if (!t) return;
-      const b = docRect(t);
-      hl.style.left = `${b.x}px`; hl.style.top = `${b.y}px`; hl.style.width = `${b.w}px`; hl.style.height = `${b.h}px`;
+      if (t) showPick(t);
     };
-    const click = async (e) => {
+    const click = (e) => {
       if (e.composedPath().includes(state.panel)) return;
       e.preventDefault(); e.stopPropagation();
+      if (state.candidate) return;
       const t = under(e);
-      stopPick();
       if (!t) return;
-      await choose(selectorFor(t));
+      state.candidate = { el: t, trail: [], prefix: RW.siteRoots.defaultPrefix(location.href) };
+      showPick(t);
+      redrawPanel();
     };
-    const key = (e) => { if (e.key === 'Escape') { e.stopPropagation(); stopPick(); draw(); } };
+    const key = (e) => {
+      if (e.composedPath().some((n) => n.localName === 'input')) {
+        if (e.key === 'Enter') { e.preventDefault(); e.stopPropagation(); saveCandidate(); }
+        return;
+      }
+      if (e.key === 'Escape') { e.stopPropagation(); stopPick(); draw(); return; }
+      if (!state.candidate) return;
+      const act = { ArrowUp: widen, ArrowDown: narrow, Enter: saveCandidate }[e.key];
+      if (act) { e.preventDefault(); e.stopPropagation(); act(); }
+    };
     state.pickListeners = [['mousemove', move], ['click', click], ['keydown', key]];
     for (const [t, f] of state.pickListeners) window.addEventListener(t, f, true);
-    drawPanel((s) => COLORS[Math.max(0, state.names.indexOf(s)) % COLORS.length]);
+    redrawPanel();
   }
+
+  function showPick(el) {
+    placeBox(state.pickBox, el);
+    state.pickBox.firstChild.textContent = `${labelOf(el)} · ${wordsOf(el)} words`;
+  }
+
+  function widen() {
+    const c = state.candidate;
+    const up = c.el.parentElement;
+    if (!up || up === document.documentElement) return;
+    c.trail.push(c.el);
+    c.el = up;
+    showPick(up); redrawPanel();
+  }
+
+  /** Back down the way we widened; from the clicked element, into the child holding the most words. */
+  function narrow() {
+    const c = state.candidate;
+    let down = c.trail.pop();
+    if (!down) {
+      const kids = Array.from(c.el.children).filter((k) => wordsOf(k) > 0);
+      down = kids.sort((a, b) => wordsOf(b) - wordsOf(a))[0];
+    }
+    if (!down) return;
+    c.el = down;
+    showPick(down); redrawPanel();
+  }
+
+  async function saveCandidate() {
+    const c = state.candidate;
+    if (!c) return;
+    const input = state.panel.querySelector('input[data-readwell-prefix]');
+    const prefix = input ? input.value : c.prefix;
+    stopPick();
+    await choose(c.el, prefix);
+  }
+
+  function confirmBox() {
+    const c = state.candidate;
+    const prefix = mk('input', { type: 'text', value: c.prefix, 'data-readwell-prefix': '', 'aria-label': 'Path prefix',
+      oninput: (e) => { c.prefix = e.target.value; } });
+    return mk('div', { class: 'confirm', role: 'group', 'aria-label': 'Confirm the content root' },
+      mk('div', { 'data-readwell-candidate': '', text: `Use ${labelOf(c.el)} (${wordsOf(c.el)} words) as the content root?` }),
+      mk('label', { class: 'row' }, document.createTextNode(`for ${location.host}`), prefix,
+        document.createTextNode('*')),
+      mk('div', {},
+        mk('button', { type: 'button', text: 'Wider ↑', 'data-readwell-widen': '', onclick: widen }),
+        mk('button', { type: 'button', text: 'Narrower ↓', 'data-readwell-narrow': '', onclick: narrow }),
+        mk('button', { type: 'button', text: 'Save root (Enter)', 'data-readwell-save-root': '', onclick: saveCandidate }),
+        mk('button', { type: 'button', text: 'Cancel (Esc)', onclick: () => { stopPick(); draw(); } })));
+  }
+
+  const redrawPanel = () => drawPanel((s) => COLORS[Math.max(0, state.names.indexOf(s)) % COLORS.length]);
 
   function stopPick() {
     if (!state) return;
     for (const [t, f] of state.pickListeners || []) window.removeEventListener(t, f, true);
     state.pickListeners = [];
     state.picking = false;
+    state.candidate = null;
+    if (state.pickBox) state.pickBox.remove();
+    state.pickBox = null;
     state.shadow.querySelector('.layer-wrap')?.classList.remove('picking');
   }
 
-  async function choose(selector) {
-    state.siteRoot = selector;
-    const got = await chrome.storage.local.get('siteRoots');
-    const roots = got.siteRoots || {};
-    roots[location.host] = selector;
-    await chrome.storage.local.set({ siteRoots: roots });
+  async function choose(el, prefix) {
+    await RW.siteRoots.remember(location.href, selectorFor(el), prefix, { label: labelOf(el), words: wordsOf(el) });
     await rerun();
   }
 
+  /** Forget the remembered root in use here, or (when it was stale) the one that matched this URL. */
   async function forgetRoot() {
-    const got = await chrome.storage.local.get('siteRoots');
-    const roots = got.siteRoots || {};
-    delete roots[location.host];
-    await chrome.storage.local.set({ siteRoots: roots });
-    state.siteRoot = null;
+    const entry = state.siteRoot || await RW.siteRoots.forUrl(location.href);
+    if (entry) await RW.siteRoots.forget(location.host, entry.prefix);
     await rerun();
   }
 
@@ -249,13 +423,10 @@
     const panel = mk('div', { class: 'panel', role: 'region', 'aria-label': 'Readwell debug overlay' });
     wrap.appendChild(layer);
     shadow.append(wrap, panel);
-    const got = await chrome.storage.local.get('siteRoots').catch(() => ({}));
     state = { host, shadow, layer, panel, extract, options, disabled: new Set(), base: null, picking: false,
-      siteRoot: options.selector ? null : ((got.siteRoots || {})[location.host] || null), names: [] };
-    const opts = { ...options, debug: true };
-    if (state.siteRoot) opts.selector = state.siteRoot;
-    const { result, nodes, stages } = await extract(opts);
-    state.result = result; state.base = result; state.nodes = nodes;
+      siteRoot: null, notice: null, names: [] };
+    const { result, nodes, stages, siteRoot, notice } = await extract({ ...options, debug: true });
+    Object.assign(state, { result, base: result, nodes, siteRoot, notice });
     state.names = stageNames(result, stages);
     document.documentElement.appendChild(host);
     draw();

@@ -4,7 +4,7 @@
   const RW = (globalThis.__readwell = globalThis.__readwell || {});
   if (RW.reader) return;
 
-  const DEFAULTS = { theme: 'auto', fontSize: 19, width: 'medium', font: 'serif' };
+  const DEFAULTS = { theme: 'auto', fontSize: 19, width: 'medium', font: 'serif', lineHeight: '1.6' };
   let host = null;
   let previousFocus = null;
 
@@ -18,11 +18,15 @@
   }
   const savePrefs = (prefs) => chrome.storage.local.set({ readerPrefs: prefs }).catch(() => {});
 
+  const LINE_HEIGHTS = ['1.4', '1.6', '1.8', '2'];
   function applyPrefs(root, prefs) {
     root.dataset.theme = prefs.theme;
     root.dataset.font = prefs.font;
     root.dataset.width = prefs.width;
     root.style.setProperty('--rw-font-size', `${prefs.fontSize}px`);
+    root.style.setProperty('--rw-line-height', LINE_HEIGHTS.includes(String(prefs.lineHeight)) ? prefs.lineHeight : '1.6');
+    const size = root.querySelector('.rw-size');
+    if (size) size.textContent = `${prefs.fontSize}px`;
   }
 
   function select(label, value, options, onchange) {
@@ -35,19 +39,77 @@
     return el('label', {}, document.createTextNode(label), s);
   }
 
+  // Scripts written right to left (ISO 639-1/-3 codes): the reader's own controls follow the browser's UI
+  // language, never the page's dir (which `all: initial` does not reset: `all` leaves `direction` alone).
+  const RTL_LANGS = new Set(['ar', 'he', 'iw', 'fa', 'ur', 'ps', 'yi', 'ji', 'dv', 'ckb', 'sd', 'ug', 'syr']);
+  /** 'rtl' or 'ltr' for a BCP 47 language tag (the UI language by default). */
+  function uiDir(lang) {
+    let tag = lang;
+    if (tag === undefined) {
+      try { tag = chrome.i18n.getUILanguage(); } catch { tag = navigator.language; }
+    }
+    return RTL_LANGS.has(String(tag || '').toLowerCase().split(/[-_]/)[0]) ? 'rtl' : 'ltr';
+  }
+
   function fmtDate(s) {
     if (!s) return null;
     const m = /^(\d{4}-\d{2}-\d{2})/.exec(s);
     return m ? m[1] : s;
   }
 
+  // The page while the reader is open, as one constructed stylesheet adopted by the document (no element added,
+  // removed on close). The host's own box lives here too, not in its style attribute, so that print can change
+  // it. On screen the page underneath is visibility:hidden (same layout and scroll position, but find-in-page
+  // and window.find skip it: only the article is found); in print it is display:none and the host flows
+  // (position: static), so the article prints, on as many pages as it needs, and nothing else.
+  const PAGE_CSS = `
+    readwell-reader { all: initial !important; display: block !important; position: fixed !important;
+      inset: 0 !important; z-index: 2147483647 !important; }
+    html > :not(readwell-reader):not(readwell-overlay), html > :not(readwell-reader):not(readwell-overlay) * {
+      visibility: hidden !important; }
+    @media print {
+      html > :not(readwell-reader) { display: none !important; }
+      html { background: #fff !important; }
+      readwell-reader { position: static !important; inset: auto !important; }
+    }`;
+  let pageSheet = null;
+  function coverPage(on) {
+    if (!pageSheet) { pageSheet = new CSSStyleSheet(); pageSheet.replaceSync(PAGE_CSS); }
+    const others = Array.from(document.adoptedStyleSheets).filter((x) => x !== pageSheet);
+    document.adoptedStyleSheets = on ? [...others, pageSheet] : others;
+  }
+
+  /** Close the toolbar's open menus; true if one was open. */
+  function closeMenus(root) {
+    const open = Array.from(root.querySelectorAll('.rw-toolbar details[open]'));
+    for (const d of open) d.open = false;
+    return open.length > 0;
+  }
+
+  /** The toolbar slides away while the reader scrolls down and comes back on any scroll up (more room for the
+   * article on a phone); it never hides near the top or while a menu is open. */
+  function tuckOnScroll(root, toolbar) {
+    let last = 0;
+    root.addEventListener('scroll', () => {
+      const y = root.scrollTop;
+      if (y > last + 4 && y > 80 && !toolbar.querySelector('details[open]')) toolbar.classList.add('rw-tucked');
+      else if (y < last - 4 || y <= 80) toolbar.classList.remove('rw-tucked');
+      last = y;
+    }, { passive: true });
+    toolbar.addEventListener('focusin', () => toolbar.classList.remove('rw-tucked'));
+  }
+
+  /** fn() with the page uncovered, e.g. a snapshot taken while the reader is open (a save from the reader): the
+   * snapshot reads computed visibility, and must see the page as the user does without the reader. Synchronous,
+   * so nothing is painted in between. */
+  function uncovered(fn) {
+    if (!host) return fn();
+    coverPage(false);
+    try { return fn(); } finally { coverPage(true); }
+  }
+
   function makeHost(css) {
     const h = document.createElement('readwell-reader');
-    h.style.setProperty('all', 'initial', 'important');
-    h.style.setProperty('position', 'fixed', 'important');
-    h.style.setProperty('inset', '0', 'important');
-    h.style.setProperty('z-index', '2147483647', 'important');
-    h.style.setProperty('display', 'block', 'important');
     const shadow = h.attachShadow({ mode: 'open' });
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(css || '');
@@ -55,35 +117,67 @@
     return [h, shadow];
   }
 
-  /** Show the reader for `result` (readwell JSON). actions: { save(format), overlay() }. */
-  async function show(result, css, actions = {}) {
+  /** Put `text` in the reader's live region (role=status; kind 'error' makes it role=alert, read at once). */
+  function announce(text, kind = 'info') {
+    const box = host && host.shadowRoot.querySelector('.rw-status');
+    if (!box) return false;
+    box.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+    box.dataset.kind = kind;
+    box.textContent = text;
+    box.hidden = !text;
+    return true;
+  }
+
+  /** Show the reader for `result` (readwell JSON). actions: { save(format), overlay() }; notice: a message shown
+   * (and announced) when the reader opens, e.g. why a remembered root was not used. */
+  async function show(result, css, actions = {}, notice = null) {
     hide();
     const prefs = await loadPrefs();
     previousFocus = document.activeElement;
     const [h, shadow] = makeHost(css);
     const root = el('div', { class: 'rw-root', role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Reader view',
-      tabindex: '-1' });
+      tabindex: '-1', dir: uiDir() });
     applyPrefs(root, prefs);
     const update = (k, v) => { prefs[k] = v; applyPrefs(root, prefs); savePrefs(prefs); };
     const found = result && result.found;
+    // One row at any width (360 px phones included): the settings and the saves sit in two menus
+    // (<details>: keyboard and screen-reader friendly without scripting), the close button stays visible.
+    const save = (format) => () => { closeMenus(root); if (actions.save) actions.save(format); };
+    const menu = (label, title, ...items) => el('details', { class: 'rw-menu' },
+      el('summary', { 'aria-label': title, title, text: label }), el('div', { class: 'rw-pop' }, ...items));
     const toolbar = el('div', { class: 'rw-toolbar', role: 'toolbar', 'aria-label': 'Reader settings' },
-      select('Theme', prefs.theme, [['auto', 'System'], ['light', 'Light'], ['dark', 'Dark'], ['sepia', 'Sepia']],
-        (v) => update('theme', v)),
-      el('button', { type: 'button', 'aria-label': 'Smaller text', text: 'A−',
-        onclick: () => update('fontSize', Math.max(12, prefs.fontSize - 1)) }),
-      el('button', { type: 'button', 'aria-label': 'Larger text', text: 'A+',
-        onclick: () => update('fontSize', Math.min(40, prefs.fontSize + 1)) }),
-      select('Width', prefs.width, [['narrow', 'Narrow'], ['medium', 'Medium'], ['wide', 'Wide']],
-        (v) => update('width', v)),
-      select('Font', prefs.font, [['serif', 'Serif'], ['sans', 'Sans']], (v) => update('font', v)),
+      menu('Aa', 'Text and theme',
+        select('Theme', prefs.theme, [['auto', 'System'], ['light', 'Light'], ['dark', 'Dark'], ['sepia', 'Sepia']],
+          (v) => update('theme', v)),
+        el('div', { class: 'rw-row' },
+          el('button', { type: 'button', 'aria-label': 'Smaller text', text: 'A−',
+            onclick: () => update('fontSize', Math.max(12, prefs.fontSize - 1)) }),
+          el('span', { class: 'rw-size', 'aria-label': 'Text size', text: `${prefs.fontSize}px` }),
+          el('button', { type: 'button', 'aria-label': 'Larger text', text: 'A+',
+            onclick: () => update('fontSize', Math.min(40, prefs.fontSize + 1)) })),
+        select('Spacing', String(prefs.lineHeight), LINE_HEIGHTS.map((v) => [v, v]), (v) => update('lineHeight', v)),
+        select('Width', prefs.width, [['narrow', 'Narrow'], ['medium', 'Medium'], ['wide', 'Wide']],
+          (v) => update('width', v)),
+        select('Font', prefs.font, [['serif', 'Serif'], ['sans', 'Sans']], (v) => update('font', v))),
+      found ? menu('Save', 'Save the article',
+        el('button', { type: 'button', text: 'Save Markdown', onclick: save('markdown') }),
+        el('button', { type: 'button', text: 'Save Markdown + images', 'data-readwell-save': 'markdown-images',
+          title: 'Markdown with the images in a folder beside it', onclick: save('markdown-images') }),
+        el('button', { type: 'button', text: 'Save HTML', onclick: save('html') })) : null,
+      el('button', { type: 'button', text: 'Debug', title: 'Debug overlay', 'aria-label': 'Debug overlay',
+        onclick: () => { hide(); if (actions.overlay) actions.overlay(); } }),
       el('span', { class: 'rw-spacer' }),
-      found ? el('button', { type: 'button', text: 'Save Markdown', onclick: () => actions.save && actions.save('markdown') }) : null,
-      found ? el('button', { type: 'button', text: 'Save Markdown + images', 'data-readwell-save': 'markdown-images',
-        title: 'Markdown with the images in a folder beside it', onclick: () => actions.save && actions.save('markdown-images') }) : null,
-      found ? el('button', { type: 'button', text: 'Save HTML', onclick: () => actions.save && actions.save('html') }) : null,
-      el('button', { type: 'button', text: 'Debug overlay', onclick: () => { hide(); actions.overlay && actions.overlay(); } }),
-      el('button', { type: 'button', text: 'Close', 'aria-label': 'Close reader view (Escape)', onclick: hide }));
+      el('button', { type: 'button', text: '✕', title: 'Close (Escape)', 'aria-label': 'Close reader view (Escape)',
+        onclick: hide }));
+    // opening one menu closes the other; a click elsewhere closes both
+    toolbar.addEventListener('toggle', (e) => {
+      if (e.target.open) for (const d of toolbar.querySelectorAll('details[open]')) if (d !== e.target) d.open = false;
+    }, true);
+    root.addEventListener('click', (e) => { if (!e.composedPath().includes(toolbar)) closeMenus(root); });
+    tuckOnScroll(root, toolbar);
     root.appendChild(toolbar);
+    // the live region exists before its text is set, so screen readers announce the change
+    root.appendChild(el('div', { class: 'rw-status', role: 'status', 'aria-live': 'polite', hidden: '' }));
     if (found) {
       root.appendChild(buildPage(result, document));
     } else {
@@ -94,12 +188,16 @@
         el('button', { type: 'button', text: 'Show debug overlay', onclick: () => { hide(); actions.overlay && actions.overlay(); } })));
     }
     root.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape') { e.stopPropagation(); hide(); }
+      if (e.key !== 'Escape') return;
+      e.stopPropagation();
+      if (!closeMenus(root)) hide(); // Escape closes an open menu first, then the reader
     });
     shadow.appendChild(root);
+    coverPage(true);
     document.documentElement.appendChild(h);
     host = h;
     root.focus({ preventScroll: true });
+    if (notice) setTimeout(() => announce(notice, 'notice'), 50);
     return { found: !!found };
   }
 
@@ -121,21 +219,71 @@
       result.reading_minutes ? `${result.reading_minutes} min read` : null].filter(Boolean);
     page.appendChild(mk('header', {},
       mk('h1', { class: 'rw-title', text: result.title || '' }),
-      metaBits.length ? mk('p', { class: 'rw-meta' }, ...metaBits.map((t) => mk('span', { text: t }))) : null));
-    const lead = result.lead_image;
-    if (lead && /^https?:/i.test(lead) && RW.safeDom.safeUrl(lead, false) && !(result.content_html || '').includes(lead)) {
-      page.appendChild(mk('figure', { class: 'rw-lead' }, mk('img', { src: lead, alt: '' })));
-    }
+      // each bit isolated (<bdi>): "2 min read" stays in that order inside a right-to-left article
+      metaBits.length ? mk('p', { class: 'rw-meta' }, ...metaBits.map((t) => mk('bdi', { text: t }))) : null));
     const article = mk('article', { 'data-readwell': 'article', lang, dir });
     article.appendChild(RW.safeDom.fragment(result.content_html || '', doc));
+    tidyBreaks(article);
+    const lead = result.lead_image;
+    if (lead && /^https?:/i.test(lead) && RW.safeDom.safeUrl(lead, false) && wantsHero(lead, article)) {
+      page.appendChild(mk('figure', { class: 'rw-lead' }, mk('img', { src: lead, alt: '' })));
+    }
     page.appendChild(article);
     return page;
+  }
+
+  // The hero (og:image) is shown only when it adds a picture: not when the article already has the same image
+  // at another size or crop, not when the article opens with an image of its own, never a logo.
+  const LOGO = /(^|[/_.-])(logo|logos|brand|favicon|icon|sprite|avatar)([/_.-]|$)/i;
+  /** The picture an image URL names, whatever size variant it is: the file name without query, extension and
+   * size/crop suffixes ("photo-1200x800.jpg", "photo_w640.webp", "photo@2x.png", "photo-scaled.jpg" → "photo"). */
+  function pictureKey(url) {
+    let file;
+    try { file = new URL(url, 'https://x.invalid/').pathname.split('/').pop() || ''; } catch { return ''; }
+    return decodeURIComponent(file).toLowerCase().replace(/\.[a-z0-9]{2,5}$/, '').replace(SIZE_SUFFIX, '');
+  }
+  const SIZE_SUFFIX = new RegExp('([-_.@](\\d{2,4}x\\d{2,4}|[wh]\\d{2,4}|\\d{2,4}[wh]|\\d(\\.\\d)?x|scaled|large|medium'
+    + '|small|thumb(nail)?|crop(ped)?|resized?))+$');
+  function wantsHero(lead, article) {
+    if (LOGO.test(new URL(lead).pathname)) return false;
+    const key = pictureKey(lead);
+    for (const img of article.querySelectorAll('img')) {
+      const srcs = [img.getAttribute('src') || '',
+        ...(img.getAttribute('srcset') || '').split(',').map((p) => p.trim().split(/\s+/)[0])];
+      if (srcs.some((u) => u && (u === lead || (key && pictureKey(u) === key)))) return false;
+    }
+    // the article's first content is already a picture (a figure or image before any text)
+    const walker = article.ownerDocument.createTreeWalker(article, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.nodeType === 3) { if (n.data.trim()) return true; continue; }
+      if (n.localName === 'img') return false;
+    }
+    return true;
+  }
+
+  /** Line breaks that only make blank space: none before the first text, at most two in a row. */
+  function tidyBreaks(article) {
+    const blank = (n) => n && ((n.nodeType === 3 && !n.data.trim()) || n.localName === 'br');
+    for (;;) { // leading <br>s (also inside the first paragraph) open a gap above the article
+      const walker = article.ownerDocument.createTreeWalker(article, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+      let n = walker.nextNode();
+      const skip = (x) => (x.nodeType === 3 ? !x.data.trim() : x.localName !== 'br' && x.localName !== 'img');
+      while (n && skip(n)) n = walker.nextNode();
+      if (!n || n.localName !== 'br') break;
+      n.remove();
+    }
+    for (const br of Array.from(article.querySelectorAll('br'))) {
+      let run = 0;
+      for (let p = br.previousSibling; blank(p); p = p.previousSibling) if (p.localName === 'br') run++;
+      if (run >= 2 && br.isConnected) br.remove();
+    }
   }
 
   function hide() {
     if (!host) return false;
     host.remove();
     host = null;
+    coverPage(false);
     if (previousFocus && previousFocus.isConnected && previousFocus.focus) {
       try { previousFocus.focus({ preventScroll: true }); } catch { /* ignore */ }
     }
@@ -143,5 +291,5 @@
     return true;
   }
 
-  RW.reader = { show, hide, isOpen: () => !!host, buildPage };
+  RW.reader = { show, hide, announce, uncovered, isOpen: () => !!host, buildPage, uiDir };
 })();

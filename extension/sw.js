@@ -1,12 +1,14 @@
 // Service worker: commands (toolbar button, keyboard shortcut, context menu), the engine broker (offscreen
 // document), saving files, and the automation hook `self.readwell`.
-import { addSavedAt, bytesDataUrl, dataUrl, safeFilename } from './files.js';
+import { bytesDataUrl, dataUrl, safeFilename } from './files.js';
+import { fileStem, frontMatter } from './clip.js';
 import { IMAGE_LIMITS, fetchImage, imageFileName, imageUrls, pool, rewriteImages } from './md_images.js';
 import './messages.js';
 
 const { ADDRESSES, listen, send, withTimeout, errorText } = globalThis.__readwell.messages;
 
-const CONTENT_FILES = ['messages.js', 'snapshot.js', 'safe_dom.js', 'reader.js', 'overlay.js', 'content.js'];
+const CONTENT_FILES = ['messages.js', 'site_roots.js', 'snapshot.js', 'safe_dom.js', 'reader.js', 'overlay.js',
+  'content.js'];
 const ENGINE_TIMEOUT_MS = 90000;
 const OFFSCREEN_CREATE_TIMEOUT_MS = 15000;
 
@@ -103,29 +105,67 @@ async function overlay(tabId, options = {}) {
  * on disk ('markdown-images' also: images {total, saved, failed, folder, files}). */
 async function save(tabId, { format = 'markdown' } = {}) {
   if (format === 'md') format = 'markdown';
-  const result = await extract(tabId, { front_matter: format === 'markdown' || format === 'markdown-images' });
+  ensureOffscreen().catch(() => {});
+  const { result, pageMeta } = await content(tabId, 'extract', { options: {} });
   if (!result.found) throw new Error('readwell: no article found on this page');
   const savedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const { clipFilename } = await chrome.storage.local.get('clipFilename').catch(() => ({}));
+  const stem = fileStem(clipFilename, result, savedAt);
   let url, filename;
   let images = null;
+  let conflictAction = 'uniquify';
+  const head = frontMatter(result, pageMeta, savedAt);
   if (format === 'markdown') {
-    url = dataUrl(addSavedAt(result.markdown, savedAt), 'text/markdown');
-    filename = safeFilename(result.title, 'md');
+    url = dataUrl(head + result.markdown, 'text/markdown');
+    filename = safeFilename(stem, 'md');
   } else if (format === 'markdown-images') {
-    filename = safeFilename(result.title, 'md');
+    // the .md's final name first ("Title (1).md" when "Title.md" exists), so that its images go to
+    // "Title (1)_files/", not into the folder of an earlier save
+    filename = await reserveName(safeFilename(stem, 'md'));
+    conflictAction = 'overwrite';
     const saved = await saveImages(result.markdown, `${filename.slice(0, -3)}_files`);
     images = saved.images;
-    url = dataUrl(addSavedAt(saved.markdown, savedAt), 'text/markdown');
+    url = dataUrl(head + saved.markdown, 'text/markdown');
   } else if (format === 'html') {
     const built = await offscreen('build-html', { result, css: await readerCss(), savedAt });
+    images = { total: built.images, saved: built.embedded, failed: built.failed };
     url = dataUrl(built.html, 'text/html');
-    filename = safeFilename(result.title, 'html');
+    filename = safeFilename(stem, 'html');
   } else {
     throw new Error(`readwell: unknown format ${format}`);
   }
-  const id = await chrome.downloads.download({ url, filename, conflictAction: 'uniquify', saveAs: false });
+  const id = await chrome.downloads.download({ url, filename, conflictAction, saveAs: false });
   const item = await downloaded(id);
-  return { id, filename: item.filename, bytes: item.fileSize || item.bytesReceived, format, ...(images ? { images } : {}) };
+  const info = { id, filename: item.filename, bytes: item.fileSize || item.bytesReceived, format,
+    ...(images ? { images } : {}) };
+  return { ...info, summary: saveSummary(info) };
+}
+
+/** One line for the user about a finished save: the file, and which images did not make it. */
+function saveSummary(info) {
+  const name = info.filename.split(/[\\/]/).pop();
+  let text = `Saved ${name}`;
+  const im = info.images;
+  if (im && im.total) {
+    text += ` (${im.saved} of ${im.total} images ${info.format === 'html' ? 'embedded' : 'saved'}`;
+    if (im.failed.length) {
+      const shown = im.failed.slice(0, 3).map((f) => `${f.url.split('/').pop() || f.url}: ${f.error}`);
+      const more = im.failed.length > 3 ? `; and ${im.failed.length - 3} more` : '';
+      text += `; not saved: ${shown.join('; ')}${more}`;
+    }
+    text += ')';
+  }
+  return text;
+}
+
+/** Take `filename` in the downloads folder with an empty placeholder (uniquified like any save) and return
+ * the name it got; the caller overwrites it. The placeholder leaves the download history, not the disk. */
+async function reserveName(filename) {
+  const id = await chrome.downloads.download({ url: dataUrl('', 'text/markdown'), filename,
+    conflictAction: 'uniquify', saveAs: false });
+  const item = await downloaded(id);
+  await chrome.downloads.erase({ id }).catch(() => {});
+  return item.filename.split(/[\\/]/).pop();
 }
 
 /** A path segment for a Markdown link target: percent-encoded, parentheses too (they would end the target). */
@@ -202,13 +242,63 @@ listen(ADDRESSES.sw, {
 
 // ---- user entry points ----
 const report = (err) => console.warn('readwell:', err && err.message ? err.message : err);
-chrome.action.onClicked.addListener((tab) => { prewarm('first use'); reader(tab.id).catch(report); });
+
+// Feedback for what the user asked (toolbar button, shortcut, context menu): in the reader's live region when
+// the reader is open on that tab, else on the toolbar button (badge + tooltip), never only in this console.
+const BADGE = { error: ['!', '#c5221f'], ok: ['✓', '#188038'], busy: ['…', '#5f6368'] };
+const BADGE_OK_MS = 8000;
+async function notify(tabId, kind, text) {
+  if (!text) { // success with nothing to say (the reader or overlay is on screen): clear an earlier error
+    await chrome.action.setBadgeText({ tabId, text: '' }).catch(() => {});
+    await chrome.action.setTitle({ tabId, title: 'Readwell: reader view' }).catch(() => {});
+    return { shown: 'nothing', text };
+  }
+  let shown = false;
+  try {
+    shown = await send(ADDRESSES.content, 'announce', { text, kind }, { tabId, timeoutMs: 5000 });
+  } catch { /* no content script in this tab (yet), or it cannot run there */ }
+  const [badge, color] = shown ? ['', null] : BADGE[kind] || BADGE.ok;
+  try {
+    await chrome.action.setBadgeText({ tabId, text: badge });
+    if (color) await chrome.action.setBadgeBackgroundColor({ tabId, color });
+    await chrome.action.setTitle({ tabId, title: shown ? 'Readwell: reader view' : `Readwell: ${text}` });
+    if (kind === 'ok' && badge) {
+      setTimeout(() => chrome.action.setBadgeText({ tabId, text: '' }).catch(() => {}), BADGE_OK_MS);
+    }
+  } catch (err) { report(err); }
+  return { shown: shown ? 'reader' : 'badge', text };
+}
+
+const SAVE_LABEL = { markdown: 'Markdown', 'markdown-images': 'Markdown + images', html: 'HTML' };
+/** Run a user command on a tab and tell the user how it went (saves: the summary; failures: the message). */
+async function userAction(tabId, cmd) {
+  prewarm('first use');
+  const [kind, arg] = cmd.split(':');
+  try {
+    if (kind === 'save') {
+      await notify(tabId, 'busy', `Saving ${SAVE_LABEL[arg] || arg}…`);
+      const info = await save(tabId, { format: arg });
+      return notify(tabId, 'ok', info.summary);
+    }
+    const got = await (kind === 'overlay' ? overlay(tabId) : reader(tabId));
+    await notify(tabId, 'ok', '');
+    return got;
+  } catch (err) {
+    report(err);
+    const what = kind === 'save' ? `Saving ${SAVE_LABEL[arg] || arg} failed`
+      : `${kind === 'overlay' ? 'Debug overlay' : 'Reader view'} failed`;
+    return notify(tabId, 'error', `${what}: ${errorText(err).replace(/^readwell: /, '')}`);
+  }
+}
+self.readwell.userAction = userAction;
+
+chrome.action.onClicked.addListener((tab) => { userAction(tab.id, 'reader'); });
 chrome.commands.onCommand.addListener(async (command, tab) => {
   prewarm('first use');
   const t = tab || (await chrome.tabs.query({ active: true, currentWindow: true }))[0];
   if (!t) return;
-  if (command === 'toggle-reader') reader(t.id).catch(report);
-  if (command === 'toggle-overlay') overlay(t.id).catch(report);
+  if (command === 'toggle-reader') userAction(t.id, 'reader');
+  if (command === 'toggle-overlay') userAction(t.id, 'overlay');
 });
 chrome.runtime.onStartup.addListener(() => { prewarm('startup'); });
 chrome.runtime.onInstalled.addListener(() => {
@@ -223,13 +313,9 @@ chrome.runtime.onInstalled.addListener(() => {
     chrome.contextMenus.create({ id: 'readwell-overlay', title: 'Debug overlay', contexts });
   });
 });
+const MENU = { 'readwell-reader': 'reader', 'readwell-save-md': 'save:markdown',
+  'readwell-save-md-images': 'save:markdown-images', 'readwell-save-html': 'save:html',
+  'readwell-overlay': 'overlay' };
 chrome.contextMenus.onClicked.addListener((info, tab) => {
-  if (!tab) return;
-  prewarm('first use');
-  const id = info.menuItemId;
-  if (id === 'readwell-reader') reader(tab.id).catch(report);
-  else if (id === 'readwell-save-md') save(tab.id, { format: 'markdown' }).catch(report);
-  else if (id === 'readwell-save-md-images') save(tab.id, { format: 'markdown-images' }).catch(report);
-  else if (id === 'readwell-save-html') save(tab.id, { format: 'html' }).catch(report);
-  else if (id === 'readwell-overlay') overlay(tab.id).catch(report);
+  if (tab && MENU[info.menuItemId]) userAction(tab.id, MENU[info.menuItemId]);
 });

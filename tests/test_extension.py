@@ -167,6 +167,73 @@ FRAME_ROUTES = {
 }
 
 
+# A short article in a long page: the comments alone fill several printed pages. The navigation words are
+# on the page only, never in the article.
+LONG_PAGE = (
+    b"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Short piece on a long page</title>
+<style>body { background: #222; color: #eee }</style></head><body>
+<nav><a href="/a">Quarterly membership lanterns</a> <a href="/b">Archive</a></nav>
+<article><h1>Short piece on a long page</h1>
+<p>The survey team photographed every sampling point along the river so that the next visit can find the same
+spot again, with the same angle and the same landmarks in view, which matters more than one would think.</p>
+<p>Each photograph is stored with the date and the water temperature, and the archive now holds several years
+of pictures that show how the banks change with the seasons and after floods.</p>
+<div class="related-links"><p hidden>Hidden count of shares</p><ul><li><a href="/a">Another story about
+rivers</a></li><li><a href="/b">A second story about lakes</a></li></ul></div></article>
+<section class="comments"><h2>Comments</h2>"""
+    + b"".join(
+        b'<div class="comment"><p>Reader number %d left a note about the weather.</p></div>' % i
+        for i in range(400)
+    )
+    + b"</section></body></html>"
+)
+
+
+CLIP_PAGE = b"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Counting otters</title>
+<meta name="author" content="Ann Example and Bo Example">
+<meta name="keywords" content="otters, Rivers, survey">
+<meta property="article:tag" content="rivers"><meta property="article:tag" content="Wildlife">
+<meta property="og:site_name" content="River Notes">
+<meta name="description" content="How otters are counted.">
+</head><body><article><h1>Counting otters</h1>
+<p>Otters are counted from their spraints along the bank, because the animals themselves are shy and mostly
+active at night, so a survey walks a fixed stretch each month and notes every fresh sign that it finds.</p>
+<p>The counts over ten years show the otters returning to every tributary of the river, a slow recovery that
+follows the cleaner water and the return of the fish they feed on through the whole year.</p>
+</article></body></html>"""
+
+
+def gauge_page(og_image: str) -> bytes:
+    """An article with an og:image, leading <br>s, headings of the title's level, a footnote marker, inline
+    code and (near its end) the picture /img/gauge-300x200.png."""
+    return f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Notes on river gauges</title>
+<meta property="og:image" content="{og_image}"></head><body><article><h1>Notes on river gauges</h1>
+<p><br><br><br><br>The first paragraph explains how a staff gauge is read at the bank, which is the oldest
+way of measuring the level of a river and still the one every volunteer learns first<sup><a href="#fn1">1</a>
+</sup>, with the reading written down as <code>level_cm</code> in the log book kept in the hut.</p>
+<h1>Reading the staff</h1>
+<p>The staff is a board with painted marks every centimetre, and the reading is taken at eye level so that the
+water surface lines up with a mark without parallax, twice a day at fixed hours during the whole season.</p>
+<h2>When the water is rough</h2>
+<p>On windy days the surface rises and falls along the board, and the volunteer notes the middle of the swing,
+which the long records show to be close enough to the still-water level for every purpose the survey has.</p>
+<p><img src="/img/gauge-300x200.png" alt="The gauge at the weir" width="300" height="200"></p>
+<p id="fn1">1. The first staff gauges on this river were put up by the mill owners a century ago.</p>
+</article></body></html>""".encode()
+
+
+# og:image variants: the article's own picture at another size, the site logo, a different picture
+GAUGE_ROUTES = {
+    "/gauge-same.html": ("text/html", gauge_page("https://example.org/img/gauge-1200x800.png")),
+    "/gauge-logo.html": ("text/html", gauge_page("/static/site-logo.png")),
+    "/gauge-other.html": ("text/html", gauge_page("/img/weir-view.png")),
+}
+
+
+def _pdf_pages(pdf: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf))
+
+
 def _skip_or_fail(msg):
     if os.environ.get("CI"):
         pytest.fail(msg)
@@ -198,6 +265,9 @@ def env(tmp_path_factory):
         "/hostile.html": ("text/html", HOSTILE),
         "/images.html": ("text/html", IMAGE_PAGE),
         "/style-hidden.html": ("text/html", STYLE_HIDDEN),
+        "/long.html": ("text/html", LONG_PAGE),
+        "/clip.html": ("text/html", CLIP_PAGE),
+        **GAUGE_ROUTES,
         **GALLERY_ROUTES,
         **FRAME_ROUTES,
     }
@@ -232,6 +302,13 @@ def open_url(env, url):
 
 def page_dom(page):
     return page.evaluate("() => document.documentElement.outerHTML")
+
+
+def _open_menu(page, title):
+    """Open one of the reader toolbar's menus (settings: "Text and theme", saves: "Save the article")."""
+    summary = page.locator(f"readwell-reader .rw-toolbar summary[title='{title}']")
+    if summary.evaluate("(s) => !s.parentElement.open"):
+        summary.click()
 
 
 def reader_root(page):
@@ -316,6 +393,7 @@ def test_reader_preferences_persist(env):
     call(sw, "reader", tid)
     root = reader_root(page)
     assert root.get_attribute("data-theme") == "auto"
+    _open_menu(page, "Text and theme")
     page.locator("readwell-reader select[aria-label=Theme]").select_option("sepia")
     page.locator("readwell-reader select[aria-label=Font]").select_option("sans")
     page.locator("readwell-reader button[aria-label='Larger text']").click()
@@ -337,11 +415,178 @@ def test_reader_preferences_persist(env):
 
 
 def test_reader_rtl(env):
+    """Issue 12 item 5: the article follows the article's direction, the reader's controls the browser's UI
+    language (English here: left to right) whatever the page's dir, and "1 min read" is not mirrored."""
     page, sw = env["page"], env["sw"]
     tid = open_url(env, env["srv"].url("metadata--rtl-arabic.html"))
+    assert page.evaluate("() => getComputedStyle(document.body).direction") == "rtl"
     assert call(sw, "reader", tid)["found"]
     assert page.locator('[data-readwell="article"]').get_attribute("dir") == "rtl"
+    got = page.evaluate(
+        """() => {
+        const root = document.querySelector('readwell-reader').shadowRoot;
+        const dir = (sel) => getComputedStyle(root.querySelector(sel)).direction;
+        const meta = Array.from(root.querySelectorAll('.rw-meta > *'))
+          .find((b) => /min read/.test(b.textContent));
+        const at = (i) => { const r = document.createRange(); r.setStart(meta.firstChild, i);
+          r.setEnd(meta.firstChild, i + 1); return r.getBoundingClientRect().left; };
+        const m = meta.textContent.indexOf('min');
+        return { toolbar: dir('.rw-toolbar'), page: dir('.rw-page'), article: dir('article'),
+          digitFirst: at(0) < at(m), text: meta.textContent };
+    }"""
+    )
+    assert got == {
+        "toolbar": "ltr",
+        "page": "rtl",
+        "article": "rtl",
+        "digitFirst": True,
+        "text": "1 min read",
+    }, got
+    ui = sw.evaluate(
+        """async (t) => (await chrome.scripting.executeScript({target: {tabId: t},
+        func: () => ['ar', 'he-IL', 'fa', 'en-US', 'fr']
+          .map((l) => globalThis.__readwell.reader.uiDir(l))}))[0].result""",
+        tid,
+    )
+    assert ui == ["rtl", "rtl", "rtl", "ltr", "ltr"]
     call(sw, "reader", tid)
+
+
+def test_print_shows_only_the_article(env):
+    """Issue 12 item 3: printing with the reader open prints the article (the page's comments, dark background
+    and the reader's toolbar are not printed); closing the reader gives the page back to print as before."""
+    page, sw = env["page"], env["sw"]
+    tid = open_url(env, env["srv"].base + "/long.html")
+    before = page_dom(page)
+    page_pages = _pdf_pages(page.pdf())
+    assert page_pages >= 4, page_pages
+    assert call(sw, "reader", tid)["found"]
+    page.emulate_media(media="print")
+    try:
+        shown = page.evaluate(
+            """() => {
+            const host = document.querySelector('readwell-reader');
+            const vis = (e) => getComputedStyle(e).display !== 'none';
+            return { body: vis(document.body), host: getComputedStyle(host).position,
+              toolbar: vis(host.shadowRoot.querySelector('.rw-toolbar')),
+              bg: getComputedStyle(host.shadowRoot.querySelector('.rw-root')).backgroundColor };
+        }"""
+        )
+        assert shown == {"body": False, "host": "static", "toolbar": False, "bg": "rgb(255, 255, 255)"}, shown
+        reader_pages = _pdf_pages(page.pdf())
+    finally:
+        page.emulate_media(media="screen")
+    assert 1 <= reader_pages < page_pages, (reader_pages, page_pages)
+    call(sw, "reader", tid)
+    assert page_dom(page) == before
+    assert _pdf_pages(page.pdf()) == page_pages
+
+
+FIND = "(w) => { getSelection().removeAllRanges(); return window.find(w); }"
+
+
+def test_find_in_page_finds_only_the_article(env):
+    """Issue 12 item 4: with the reader open, find-in-page (window.find, the same search as Ctrl+F) finds the
+    article's words and nothing of the hidden original page underneath."""
+    page, sw = env["page"], env["sw"]
+    tid = open_url(env, env["srv"].base + "/long.html")
+    assert page.evaluate(FIND, "Quarterly membership lanterns") is True
+    assert page.evaluate(FIND, "Reader number 17") is True
+    assert call(sw, "reader", tid)["found"]
+    assert page.evaluate(FIND, "Quarterly membership lanterns") is False
+    assert page.evaluate(FIND, "Reader number 17") is False
+    assert page.evaluate(FIND, "water temperature") is True
+    call(sw, "reader", tid)
+    assert page.evaluate(FIND, "Quarterly membership lanterns") is True
+
+
+def test_toolbar_is_one_row_at_phone_width_and_tucks_away(env):
+    """Issue 12 item 9: at 360 px the toolbar is one row (it wrapped to 4), its menus open within the screen,
+    and it slides away while reading down, back on scrolling up."""
+    page, sw = env["page"], env["sw"]
+    page.set_viewport_size({"width": 360, "height": 740})
+    try:
+        tid = open_url(env, env["srv"].url("core--news-article-basic.html"))
+        assert call(sw, "reader", tid)["found"]
+        bar = """() => {
+          const t = document.querySelector('readwell-reader').shadowRoot.querySelector('.rw-toolbar');
+          const r = t.getBoundingClientRect();
+          const kids = Array.from(t.children).map((c) => c.getBoundingClientRect()).filter((b) => b.height);
+          const below = kids.filter((b) => b.top >= Math.min(...kids.map((k) => k.bottom))).length;
+          return { rows: below ? 2 : 1, height: r.height, bottom: r.bottom, width: t.scrollWidth }; }"""
+        got = page.evaluate(bar)
+        assert got["rows"] == 1 and got["height"] < 50 and got["width"] <= 360, got
+        _open_menu(page, "Text and theme")
+        pop = page.locator("readwell-reader .rw-pop").first.bounding_box()
+        assert pop["x"] >= 0 and pop["x"] + pop["width"] <= 360, pop
+        page.keyboard.press("Escape")  # closes the menu, not the reader
+        assert page.locator("readwell-reader").count() == 1
+        root = "document.querySelector('readwell-reader').shadowRoot.querySelector('.rw-root')"
+        page.evaluate(f"() => {{ {root}.scrollTop = 200; }}")
+        page.evaluate(f"() => {{ {root}.scrollTop = 900; }}")
+        page.wait_for_function(
+            f"() => {root}.querySelector('.rw-toolbar').getBoundingClientRect().bottom <= 0"
+        )
+        page.evaluate(f"() => {{ {root}.scrollTop = 700; }}")
+        page.wait_for_function(f"() => {root}.querySelector('.rw-toolbar').getBoundingClientRect().top >= 0")
+        call(sw, "reader", tid)
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 720})
+
+
+def test_hero_image_only_when_it_adds_a_picture(env):
+    """Issue 12 item 6: no hero when the article has the same picture at another size, or when og:image is the
+    site logo; a different picture is still shown as the hero (look-alike)."""
+    page, sw = env["page"], env["sw"]
+    heroes = {}
+    for name in ("same", "logo", "other"):
+        tid = open_url(env, f"{env['srv'].base}/gauge-{name}.html")
+        assert call(sw, "reader", tid)["found"]
+        heroes[name] = page.locator("readwell-reader figure.rw-lead img").evaluate_all(
+            "(els) => els.map((e) => new URL(e.src).pathname)"
+        )
+        call(sw, "reader", tid)
+    assert heroes == {"same": [], "logo": [], "other": ["/img/weir-view.png"]}, heroes
+
+
+def test_typography(env):
+    """Issue 12 item 11: article headings smaller than the title, footnote markers do not spread lines,
+    inline code has a background, no gap from leading <br>s, a line-spacing control, the size shown."""
+    page, sw = env["page"], env["sw"]
+    tid = open_url(env, env["srv"].base + "/gauge-other.html")
+    assert call(sw, "reader", tid)["found"]
+    got = page.evaluate(
+        """() => {
+        const root = document.querySelector('readwell-reader').shadowRoot;
+        const art = root.querySelector('article');
+        const px = (e) => parseFloat(getComputedStyle(e).fontSize);
+        const first = art.querySelector('p');
+        const probe = document.createRange(); probe.setStart(first, 0); probe.setEnd(first, 1);
+        const sup = art.querySelector('sup');
+        return { title: px(root.querySelector('.rw-title')),
+          headings: Array.from(art.querySelectorAll('h1, h2, h3')).map(px),
+          supLineHeight: getComputedStyle(sup).lineHeight,
+          codeBg: getComputedStyle(art.querySelector('code')).backgroundColor,
+          brs: first.querySelectorAll('br').length,
+          gap: probe.getBoundingClientRect().top - art.getBoundingClientRect().top,
+          size: root.querySelector('.rw-size').textContent };
+    }"""
+    )
+    assert got["headings"] and max(got["headings"]) < got["title"], got
+    assert got["supLineHeight"] == "0px" and got["codeBg"] not in ("rgba(0, 0, 0, 0)", "transparent"), got
+    assert got["brs"] == 0 and got["gap"] < 40, got
+    assert got["size"] == "19px", got
+    _open_menu(page, "Text and theme")
+    page.locator("readwell-reader select[aria-label=Spacing]").select_option("2")
+    page.locator("readwell-reader button[aria-label='Larger text']").click()
+    assert page.locator("readwell-reader .rw-size").inner_text() == "20px"
+    lh = page.evaluate(
+        "() => getComputedStyle(document.querySelector('readwell-reader').shadowRoot"
+        ".querySelector('article p:nth-of-type(2)')).lineHeight"
+    )
+    assert lh == "40px", lh
+    call(sw, "reader", tid)
+    sw.evaluate("async () => chrome.storage.local.remove('readerPrefs')")
 
 
 def test_no_article_page_offers_overlay(env):
@@ -398,7 +643,10 @@ def test_save_markdown_and_html(env):
     assert md_path.parent == env["downloads"]
     # title "Pictures: of / a "river" | CON" -> no reserved characters left
     assert not re.search(r'[<>:"/\\|?*]', md_path.name)
-    assert md_path.name.endswith(".md") and md_path.name.startswith("Pictures of a river")
+    # punctuation kept where a safe character can play its part (issue 12 item 14)
+    assert md_path.name.endswith(".md") and md_path.name.startswith("Pictures - of - a 'river' - CON"), (
+        md_path
+    )
     md = md_path.read_text("utf-8")
     assert md.startswith("---\ntitle: ")
     head = md.split("\n---\n", 1)[0]
@@ -416,6 +664,31 @@ def test_save_markdown_and_html(env):
     assert again != md_path and again.exists() and md_path.exists()
 
 
+def test_clip_front_matter_and_file_name_template(env):
+    """Issue 12 item 12 (part): the Markdown's front matter carries the authors as a list, the site, the
+    description, the page's tags (keywords + article:tag, unique) and the save time; the file name follows the
+    template set on the options page."""
+    sw = env["sw"]
+    tid = open_url(env, env["srv"].base + "/clip.html")
+    opts = env["ctx"].new_page()
+    opts.goto(f"chrome-extension://{env['ext_id']}/options.html")
+    opts.locator("#clipFilename").fill("{site} - {title}")
+    opts.locator("#clipFilename").press("Enter")
+    opts.locator("#status", has_text="Files will be named").wait_for()
+    opts.close()
+    try:
+        path = _download_path(sw, call(sw, "save", tid, {"format": "markdown"}))
+    finally:
+        sw.evaluate("async () => chrome.storage.local.remove('clipFilename')")
+    assert path.name.startswith("River Notes - Counting otters"), path.name
+    head = path.read_text("utf-8").split("\n---\n", 1)[0]
+    assert head.startswith('---\ntitle: "Counting otters"\nurl: "'), head
+    assert '\nauthor: ["Ann Example","Bo Example"]\n' in head, head
+    assert '\nsite: "River Notes"\n' in head and '\ndescription: "How otters are counted."\n' in head, head
+    assert '\ntags: ["rivers","Wildlife","otters","survey"]\n' in head, head
+    assert re.search(r'\nsaved: "\d{4}-\d\d-\d\dT', head), head
+
+
 def _md_images(md):
     return re.findall(r"!\[(?:\\.|[^\]\\])*\]\(([^)\s]+)", md)
 
@@ -428,7 +701,7 @@ def test_save_markdown_with_images_beside_it(env):
     tid = open_url(env, base + "/gallery.html")
     info = call(sw, "save", tid, {"format": "markdown-images"})
     md_path = _download_path(sw, info)
-    assert md_path.parent == env["downloads"] and md_path.name.startswith("Gallery the river banks")
+    assert md_path.parent == env["downloads"] and md_path.name.startswith("Gallery - the river banks")
     folder = md_path.name[:-3] + "_files"
     md = md_path.read_text("utf-8")
     assert md.startswith("---\ntitle: ") and '\nsaved: "' in md.split("\n---\n", 1)[0]
@@ -457,12 +730,61 @@ def test_save_markdown_with_images_beside_it(env):
     md2_path = _download_path(sw, again)
     assert md2_path != md_path and md_path.exists()
     local2 = [unquote(u) for u in _md_images(md2_path.read_text("utf-8")) if not u.startswith("http")]
+    # ... and the second save's images sit in its own folder, named after it (issue 12 item 14)
+    assert local2 and all(r.startswith(md2_path.name[:-3] + "_files/") for r in local2), (md2_path, local2)
     assert all((md2_path.parent / r).is_file() for r in local2) and not set(local2) & {
         unquote(u) for u in local
     }
     # the reader offers it too
     call(sw, "reader", tid)
     assert page.locator("readwell-reader button[data-readwell-save=markdown-images]").count() == 1
+    call(sw, "reader", tid)
+
+
+def _badge(sw, tid):
+    return sw.evaluate(
+        "async (t) => [await chrome.action.getBadgeText({tabId: t}),"
+        " await chrome.action.getTitle({tabId: t})]",
+        tid,
+    )
+
+
+def test_actions_are_announced(env):
+    """Issue 12 item 10: a save from the reader is announced in its live region (saving, then saved with the
+    file name), a failure as an alert; with the reader closed, a context-menu save on a page without an
+    article shows an error badge and message on the toolbar button instead of failing silently."""
+    page, sw = env["page"], env["sw"]
+    tid = open_url(env, env["srv"].base + "/images.html")
+    call(sw, "reader", tid)
+    status = page.locator("readwell-reader .rw-status")
+    assert status.get_attribute("aria-live") == "polite"
+    _open_menu(page, "Save the article")
+    page.locator("readwell-reader .rw-toolbar button", has_text="Save HTML").click()
+    page.wait_for_function(
+        "() => /^Saved /.test(document.querySelector('readwell-reader').shadowRoot"
+        ".querySelector('.rw-status').textContent)"
+    )
+    text = status.inner_text()
+    assert re.match(r"Saved Pictures - of.*\.html \(1 of 1 images embedded\)$", text), text
+    assert status.get_attribute("role") == "status"
+    # the article disappears from the page behind the reader: the next save fails, and says so
+    page.evaluate("() => document.querySelector('article').remove()")
+    _open_menu(page, "Save the article")
+    page.locator("readwell-reader .rw-toolbar button", has_text="Save Markdown").first.click()
+    page.wait_for_function(
+        "() => document.querySelector('readwell-reader').shadowRoot.querySelector('.rw-status[role=alert]')"
+    )
+    assert "Saving Markdown failed: no article found" in status.inner_text(), status.inner_text()
+    call(sw, "reader", tid)
+    # reader closed: the context menu's save reports on the toolbar button
+    tid = open_url(env, env["srv"].url("readerable--nav-plus-four-words.html"))
+    got = sw.evaluate("async (t) => self.readwell.userAction(t, 'save:markdown')", tid)
+    assert got["shown"] == "badge" and "no article found" in got["text"], got
+    badge, title = _badge(sw, tid)
+    assert badge == "!" and "Saving Markdown failed: no article found" in title, (badge, title)
+    # a later success clears it
+    got = sw.evaluate("async (t) => self.readwell.userAction(t, 'reader')", tid)
+    assert _badge(sw, tid)[0] == ""
     call(sw, "reader", tid)
 
 
@@ -511,9 +833,9 @@ def test_overlay_boxes_match_log_without_layout_shift(env):
     boxes = page.evaluate("""() => Array.from(document.querySelector('readwell-overlay').shadowRoot
         .querySelectorAll('[data-readwell-removal]'))
         .map(b => [Number(b.dataset.nodeId), b.dataset.readwellRemoval])""")
-    # every element removal that points at a live element has one box, coloured by its stage
-    expected = sorted((e["node_id"], e["stage"]) for e in log["removals"] if e.get("tag"))
-    assert sorted(tuple(b) for b in boxes) == expected, (boxes, log["removals"])
+    # element removals get boxes coloured by their stage; nested ones are drawn as their outermost box only
+    expected = {(e["node_id"], e["stage"]) for e in log["removals"] if e.get("tag")}
+    assert boxes and {tuple(b) for b in boxes} <= expected, (boxes, log["removals"])
     assert page.locator("readwell-overlay .root").count() == 1
     assert page.evaluate(rects) == layout_before
     panel = page.locator("readwell-overlay .panel").inner_text()
@@ -521,6 +843,48 @@ def test_overlay_boxes_match_log_without_layout_shift(env):
         assert stage in panel
     assert call(sw, "overlay", tid)["open"] is False
     assert page_dom(page) == before
+
+
+def test_overlay_is_readable(env):
+    """Issue 12 item 13: the root outline is not a stage colour, nested removals collapse into their outermost
+    box, every entry names what it removed, clicking an entry scrolls to its box and flashes it, the panel
+    collapses and moves."""
+    page, sw = env["page"], env["sw"]
+    tid = open_url(env, env["srv"].base + "/long.html")
+    log = call(sw, "extract", tid, {"debug": True})
+    ov = call(sw, "overlay", tid)
+    n_el = len([e for e in log["removals"] if e.get("tag")])
+    shadow = "document.querySelector('readwell-overlay').shadowRoot"
+    got = page.evaluate(
+        f"""() => {{ const s = {shadow};
+        const boxes = Array.from(s.querySelectorAll('[data-readwell-removal]'));
+        return {{ boxes: boxes.length, stageColours: boxes.map((b) => getComputedStyle(b).borderTopColor),
+          root: getComputedStyle(s.querySelector('.root')).outlineColor,
+          empty: Array.from(s.querySelectorAll('li')).filter((l) => !/\\S+\\s*$/.test(
+            l.textContent.split(': ').slice(1).join(': '))).length }}; }}"""
+    )
+    assert ov["boxes"] == got["boxes"] < n_el, (got, n_el)
+    assert got["root"] not in got["stageColours"], got
+    assert got["empty"] == 0, got
+    page.evaluate("() => window.scrollTo(0, 0)")
+    entry = page.locator("readwell-overlay li[data-node-id]", has_text="section").first  # the comments
+    entry.evaluate("(li) => li.closest('details').open = true")
+    entry.click()
+    page.wait_for_function(f"() => {shadow}.querySelector('.box[data-flash]')")
+    assert page.evaluate("() => window.scrollY") > 0
+    panel = page.locator("readwell-overlay .panel")
+    before = panel.bounding_box()
+    page.locator("readwell-overlay .panel .collapse").click()
+    assert page.locator("readwell-overlay .panel details").count() == 0
+    assert panel.bounding_box()["height"] < before["height"]
+    head = page.locator("readwell-overlay .panel .head h2").bounding_box()
+    page.mouse.move(head["x"] + 5, head["y"] + 5)
+    page.mouse.down()
+    page.mouse.move(60, 40, steps=4)
+    page.mouse.up()
+    moved = panel.bounding_box()
+    assert moved["x"] < before["x"] - 100 and moved["y"] < 60, (before, moved)
+    call(sw, "overlay", tid)
 
 
 def test_overlay_stage_switch_shows_gained_text(env):
@@ -555,7 +919,25 @@ def test_stage_and_option_names_come_from_the_engine(env):
     assert not call(sw, "extract", tid, {"min_article_chars": 10**9, "not_an_option": 1})["found"]
 
 
-def test_pick_root_is_remembered_for_the_site(env):
+def _host(env):
+    return "127.0.0.1:" + env["srv"].base.rsplit(":", 1)[1]
+
+
+def _roots(sw):
+    return sw.evaluate("async () => (await chrome.storage.local.get('siteRoots')).siteRoots ?? null")
+
+
+def _set_roots(sw, roots):
+    sw.evaluate("async (r) => chrome.storage.local.set({siteRoots: r})", roots)
+
+
+def _live_text(page):
+    return page.locator("readwell-reader .rw-status").inner_text()
+
+
+def test_pick_root_confirms_and_can_widen_before_saving(env):
+    """Issue 12 item 2: a click proposes the element under the mouse (label + word count), nothing is stored
+    until the user confirms; the proposal widens to the parent (key or button) and narrows back."""
     page, sw = env["page"], env["sw"]
     tid = open_url(env, env["srv"].url("core--blog-post-with-sidebar.html"))
     call(sw, "overlay", tid)
@@ -565,18 +947,95 @@ def test_pick_root_is_remembered_for_the_site(env):
     box = target.bounding_box()
     page.mouse.move(box["x"] + 5, box["y"] + 5)
     page.mouse.click(box["x"] + 5, box["y"] + 5)
+    cand = page.locator("readwell-overlay [data-readwell-candidate]")
+    cand.wait_for()
+    assert re.match(r"Use p \(\d+ words\)", cand.inner_text()), cand.inner_text()
+    assert _roots(sw) is None  # one click commits nothing
+    assert " words" in page.locator("readwell-overlay .pick-label").inner_text()
+    page.keyboard.press("ArrowUp")  # widen with the keyboard
+    assert cand.inner_text().startswith("Use section.widget.widget-text ("), cand.inner_text()
+    page.locator("readwell-overlay [data-readwell-narrow]").click()  # narrow back with a button
+    assert cand.inner_text().startswith("Use p ("), cand.inner_text()
+    page.locator("readwell-overlay [data-readwell-widen]").click()
+    assert page.locator("readwell-overlay input[data-readwell-prefix]").input_value() == "/f/"
+    page.locator("readwell-overlay [data-readwell-save-root]").click()
     page.wait_for_selector("readwell-overlay .panel >> text=Forget site root")
-    roots = sw.evaluate("async () => (await chrome.storage.local.get('siteRoots')).siteRoots")
-    sel = roots["127.0.0.1:" + env["srv"].base.rsplit(":", 1)[1]]
-    assert page.evaluate("(s) => document.querySelector(s)?.closest('section.widget-text') != null", sel)
+    [entry] = _roots(sw)[_host(env)]
+    assert entry["prefix"] == "/f/" and entry["label"] == "section.widget.widget-text", entry
+    assert page.evaluate(
+        "(s) => document.querySelector(s)?.matches('section.widget-text')", entry["selector"]
+    )
     call(sw, "overlay", tid)
     # used next time (the reader and the hook), until forgotten
     res = call(sw, "extract", tid)
-    assert res["found"] and res["text"].startswith("This little blog follows"), res["text"][:200]
+    assert res["found"] and res["text"].startswith("About this blog\n\nThis little blog follows"), res[
+        "text"
+    ][:200]
     assert call(sw, "reader", tid)["found"]
-    assert page.locator('[data-readwell="article"]').inner_text().startswith("This little blog follows")
+    assert "This little blog follows" in page.locator('[data-readwell="article"]').inner_text()
     call(sw, "reader", tid)
     sw.evaluate("async () => chrome.storage.local.remove('siteRoots')")
+
+
+def test_stale_site_root_falls_back_with_a_notice(env):
+    """Issue 12 item 1: a remembered root that matches nothing on another article of the site (stored in the
+    first version's {host: selector} form here) falls back to automatic detection with a visible notice, in
+    the reader and the overlay, where it can be forgotten; an engine error never shows a traceback."""
+    page, sw = env["page"], env["sw"]
+    _set_roots(sw, {_host(env): '[id="gone-from-this-page"]'})
+    tid = open_url(env, env["srv"].url("core--news-article-basic.html"))
+    r = call(sw, "reader", tid)
+    assert r["found"] and r["title"] == "Volunteers Map the Health of a Small River", r
+    page.locator("readwell-reader .rw-status:not([hidden])").wait_for()
+    status = _live_text(page)
+    assert "automatic detection" in status and "Traceback" not in status, status
+    assert "A healthy river changes character" in page.locator('[data-readwell="article"]').inner_text()
+    call(sw, "reader", tid)
+    # a root the browser matches but readwell's selector engine refuses: retried without it
+    _set_roots(sw, {_host(env): [{"prefix": "/f/", "selector": "article:has(p)"}]})
+    assert call(sw, "extract", tid)["found"]
+    ov = call(sw, "overlay", tid)
+    assert ov["open"] and ov["found"]
+    assert "automatic detection" in page.locator("readwell-overlay .notice").inner_text()
+    page.locator("readwell-overlay .panel button", has_text="Forget site root").click()
+    page.wait_for_function(
+        "() => !document.querySelector('readwell-overlay').shadowRoot.querySelector('.notice')"
+    )
+    assert _roots(sw) == {}
+    call(sw, "overlay", tid)
+    # an explicit bad selector is an error, in one line, not a Python traceback
+    err = sw.evaluate(
+        """async (t) => { try { await self.readwell.extract(t, {selector: '[id="nope"]'}); return null }
+        catch (e) { return e.message } }""",
+        tid,
+    )
+    assert err and "matched no element" in err and "Traceback" not in err and "\n" not in err, err
+
+
+def test_options_page_lists_edits_and_deletes_roots(env):
+    """Issue 12 item 1: roots are scoped to a path prefix the user sees and edits on the options page."""
+    sw = env["sw"]
+    host = _host(env)
+    sel = "section.widget-text"
+    _set_roots(sw, {host: [{"prefix": "/f/", "selector": sel, "label": "section", "words": 300}]})
+    tid = open_url(env, env["srv"].url("core--blog-post-with-sidebar.html"))
+    assert call(sw, "extract", tid)["text"].startswith("About this blog")
+    opts = env["ctx"].new_page()
+    opts.goto(f"chrome-extension://{env['ext_id']}/options.html")
+    row = opts.locator(f'tr[data-host="{host}"]')
+    row.wait_for()
+    assert sel in row.inner_text() and "300 words" in row.inner_text()
+    field = row.locator("input")
+    assert field.input_value() == "/f/"
+    field.fill("/elsewhere/")
+    field.press("Enter")
+    opts.locator('tr[data-prefix="/elsewhere/"]').wait_for()
+    assert _roots(sw)[host][0]["prefix"] == "/elsewhere/"
+    assert not call(sw, "extract", tid)["text"].startswith("About this blog")  # no longer applies under /f/
+    opts.locator('tr[data-prefix="/elsewhere/"] button', has_text="Delete").click()
+    opts.locator("#empty:not([hidden])").wait_for()
+    assert _roots(sw) == {}
+    opts.close()
 
 
 def _cpython(fx, url):
