@@ -108,6 +108,7 @@ def score_candidates(body: Element) -> Scoring:
     """Readability's paragraph-to-ancestor propagation, with prose units per element alongside."""
     stats = measure(body)
     body_units = stats[body.nid].units
+    body_paragraphs = stats[body.nid].paragraphs
     holders = article_holders(body, stats)
     scores: dict[int, float] = {}
     elements: dict[int, Element] = {}
@@ -117,7 +118,7 @@ def score_candidates(body: Element) -> Scoring:
         el = stack.pop()
         if el.tag in SKIP_TAGS:
             continue
-        if el is not body and is_unlikely(el, stats, body_units, holders):
+        if el is not body and is_unlikely(el, stats, body_units, holders, body_paragraphs):
             continue
         kids = [c for c in el.children if isinstance(c, Element)]
         stack.extend(reversed(kids))
