@@ -73,9 +73,15 @@ def article_holders(body: Element, stats: dict[int, Stat]) -> set[int]:
 
 
 def is_unlikely(
-    el: Element, stats: dict[int, Stat], body_units: int, holders: set[int] | None = None
+    el: Element,
+    stats: dict[int, Stat],
+    body_units: int,
+    holders: set[int] | None = None,
+    body_paragraphs: int = 0,
 ) -> str | None:
-    """Why ``el`` cannot hold the article (skipped by scoring), or None."""
+    """Why ``el`` cannot hold the article (skipped by scoring), or None. ``body_paragraphs`` (the page's
+    paragraph count) lets a wrapper holding most paragraphs count as one even when menus and footers
+    outweigh it in text."""
     if el.tag in ("body", "html", "a"):
         return None
     if holders and el.nid in holders and not hidden_reason(el):
@@ -87,15 +93,14 @@ def is_unlikely(
     if el.tag == "dialog" or role in ("dialog", "alertdialog"):
         return "dialog"
     st = stats[el.nid]
-    # A wrapper holding most of the page's text is never "unlikely" by its name or by being a <form>
-    # (ASP.NET wraps whole pages in one form; themes name wrappers "page-header-wrap").
+    # A wrapper holding most of the page's text, or most of its paragraphs, is never "unlikely" by its name
+    # or by being a <form> (ASP.NET wraps whole pages in one form; themes name wrappers "page-header-wrap"
+    # or "ad-skin-layer", and a long menu and footer can outweigh the article's text).
     toks = tokens_of(el.get("class") + " " + el.get("id"))
-    if (
-        body_units
-        and st.units > MOST_OF_PAGE * body_units
-        and (el.tag in ("form", "div", "section", "main") or not role)
-        and not toks & COMMENT_TOKENS
-    ):
+    most = (body_units and st.units > MOST_OF_PAGE * body_units) or (
+        body_paragraphs and st.paragraphs > MOST_OF_PAGE * body_paragraphs
+    )
+    if most and (el.tag in ("form", "div", "section", "main") or not role) and not toks & COMMENT_TOKENS:
         return None  # (comment threads are the one boilerplate that often outweighs the article)
     if el.tag in UNLIKELY_TAGS:
         return f"<{el.tag}> element"

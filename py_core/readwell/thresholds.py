@@ -48,6 +48,9 @@ LENGTH_BONUS_MAX = 3  # ... up to three (Readability's length bonus)
 LINK_PENALTY = 0.5  # a paragraph's points shrink by half its link density before propagation
 MAX_PROPAGATION_LEVEL = 4  # points reach the paragraph's parent and four more ancestors, no further
 DIV_PARAGRAPH_DIRECT_UNITS = 80  # a div with this much direct text beside blocks is a paragraph itself
+# A table cell's own text beside blocks is a paragraph only when one run of it (between <br>s) is that long:
+# a cell of dates or names beside links has as much direct text, in many short runs (news or comment lists).
+CELL_PARAGRAPH_RUN_UNITS = 80
 
 # --- refining the top candidate (select_root.find_root) -----------------------------------------------------
 STRONG_RANKS = 5  # the runners-up considered when looking for a split article

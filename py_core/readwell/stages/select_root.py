@@ -23,6 +23,7 @@ from ..selectors import select
 from ..signals import SKIP_TAGS, UNLIKELY_TAGS, article_holders, class_weight, hidden_reason, is_unlikely
 from ..textstats import text_units
 from ..thresholds import (
+    CELL_PARAGRAPH_RUN_UNITS,
     CHUNK_MIN_SHARE,
     CLIMB_FLOOR_DIVISOR,
     DIV_PARAGRAPH_DIRECT_UNITS,
@@ -107,6 +108,7 @@ def score_candidates(body: Element) -> Scoring:
     """Readability's paragraph-to-ancestor propagation, with prose units per element alongside."""
     stats = measure(body)
     body_units = stats[body.nid].units
+    body_paragraphs = stats[body.nid].paragraphs
     holders = article_holders(body, stats)
     scores: dict[int, float] = {}
     elements: dict[int, Element] = {}
@@ -116,7 +118,7 @@ def score_candidates(body: Element) -> Scoring:
         el = stack.pop()
         if el.tag in SKIP_TAGS:
             continue
-        if el is not body and is_unlikely(el, stats, body_units, holders):
+        if el is not body and is_unlikely(el, stats, body_units, holders, body_paragraphs):
             continue
         kids = [c for c in el.children if isinstance(c, Element)]
         stack.extend(reversed(kids))
@@ -129,8 +131,8 @@ def score_candidates(body: Element) -> Scoring:
             st.marks < LIST_ITEM_MIN_MARKS or st.link_density > LIST_ITEM_MAX_LINK_DENSITY
         ):
             continue  # a list of links or labels is not prose
-        if el.tag == "td" and any(isinstance(c, Element) and c.tag in BLOCKISH for c in el.children):
-            continue  # layout cell: its paragraphs are scored themselves
+        if el.tag == "td" and _has_block_child(el) and _longest_run(el) < CELL_PARAGRAPH_RUN_UNITS:
+            continue  # layout cell: its paragraphs are scored themselves (a cell of direct prose is one)
         value = st.units * (1 - st.link_density)
         prose[el.nid] = prose.get(el.nid, 0.0) + value
         for anc in el.ancestors():
@@ -140,7 +142,8 @@ def score_candidates(body: Element) -> Scoring:
         level = 0
         # A block mixing a run of text with other blocks holds its paragraph itself (Readability would wrap
         # the run in a <p> inside it), so it is the first to receive the score.
-        chain = [el, *el.ancestors()] if el.tag in DIV_LIKE and _has_block_child(el) else list(el.ancestors())
+        holds_run = el.tag in DIV_LIKE or el.tag == "td"
+        chain = [el, *el.ancestors()] if holds_run and _has_block_child(el) else list(el.ancestors())
         for anc in chain:
             if anc.tag in ("#document", "html") or level > MAX_PROPAGATION_LEVEL:
                 break
@@ -159,13 +162,23 @@ def _has_block_child(el: Element) -> bool:
     return any(isinstance(c, Element) and c.tag in BLOCKISH for c in el.children)
 
 
+def _direct_units(el: Element) -> int:
+    """Text units of ``el``'s own text nodes (not its children's)."""
+    return sum(text_units(c.data) for c in el.children if isinstance(c, Text))
+
+
+def _longest_run(el: Element) -> int:
+    """Text units of ``el``'s longest own text node (one run between ``<br>``s or blocks)."""
+    return max((text_units(c.data) for c in el.children if isinstance(c, Text)), default=0)
+
+
 def _is_paragraph(el: Element) -> bool:
     if el.tag in PARAGRAPH_TAGS:
         return True
     if el.tag in DIV_LIKE:
         # A div used as a paragraph: direct text and no block children (Readability's "div to p"), or a
         # substantial run of direct text beside blocks (old pages mixing text, <br> and empty blocks).
-        direct = sum(text_units(c.data) for c in el.children if isinstance(c, Text))
+        direct = _direct_units(el)
         if not direct:
             return False
         return direct >= DIV_PARAGRAPH_DIRECT_UNITS or not any(
