@@ -96,7 +96,16 @@ def longest_backtick_run(code: str) -> int:
 
 def escape_line_starts(text: str) -> str:
     """A paragraph line that starts like a heading, quote, list item or setext underline stays text."""
-    return "\n".join(_LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), ln) for ln in text.split("\n"))
+    return "\n".join(_LINE_START.sub(_escape_marker, ln) for ln in text.split("\n"))
+
+
+def _escape_marker(m: re.Match[str]) -> str:
+    """``- x`` → ``\\- x``; ``1. x`` → ``1\\. x`` (CommonMark escapes punctuation only: a backslash before a
+    digit would show up in the output)."""
+    mark = m.group(2)
+    if mark[0].isdigit():
+        return m.group(1) + mark[:-1] + "\\" + mark[-1]
+    return m.group(1) + "\\" + mark
 
 
 def yaml_string(value: str) -> str:

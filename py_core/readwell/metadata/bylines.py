@@ -8,6 +8,10 @@ from ..dom import normalize_space
 from ..rules import BYLINE_TEXT
 from .dates import normalize_date
 
+# "By: A. Writer": the prefix with a colon (BYLINE_TEXT, shared with the removal rules, wants a space).
+_BY_COLON = re.compile(r"^\s*(by|von|par|por|door|di|av)\s*:\s*(.+)$", re.I)
+_BY_ALONE = re.compile(r"^\s*(by|von|par|por|door|di|av)\s*:?\s*$", re.I)
+
 # Where a byline line stops naming people: " | Staff", " • 5 min read", " on March 5, 2024", "updated ...".
 _TAIL = re.compile(r"\s+[|•·]\s+|\s+(?:on|updated|published)\s+(?=\w+\s+\d)")
 _DIGIT = re.compile(r"\d")
@@ -21,9 +25,11 @@ def clean_byline(text: str) -> str | None:
     digit (``10:00``) is dropped. None when nothing is left.
     """
     t = normalize_space(text)
-    m = BYLINE_TEXT.match(t)
+    m = BYLINE_TEXT.match(t) or _BY_COLON.match(t)
     if m:
         t = m.group(2)
+    elif _BY_ALONE.match(t):  # the prefix word alone ("By", "By:") names nobody
+        return None
     t = _TAIL.split(t, maxsplit=1)[0]
     parts = [p.strip() for p in t.split(",")]
     while len(parts) > 1 and (

@@ -12,7 +12,7 @@ MAX_DATE_CHARS = 80  # a longer string is a sentence, not a date
 YEARS = (1900, 2200)  # ISO-shaped values outside are ids or version numbers, not publication dates
 _MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
 _ISO = re.compile(
-    r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?"
+    r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?"
 )
 _UNIX = re.compile(r"^\d{10}(\d{3})?$")  # seconds or milliseconds since 1970
 _MONTH_DAY_YEAR = re.compile(r"\b([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b")
@@ -53,7 +53,7 @@ def normalize_date(value: str) -> str | None:
 
 def _iso(m: re.Match[str]) -> str | None:
     y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
-    if not (1 <= mo <= 12 and 1 <= d <= 31 and YEARS[0] <= y <= YEARS[1]):
+    if not (YEARS[0] <= y <= YEARS[1]) or _ymd(y, mo, d) is None:  # the month's own length (no 02-30)
         return None
     if m.group(4) is None:
         return f"{y:04d}-{mo:02d}-{d:02d}"
@@ -66,6 +66,8 @@ def _iso(m: re.Match[str]) -> str | None:
         return base
     if tz == "Z":
         return base + "+00:00"
+    if len(tz) == 3:  # "+05": whole hours
+        return base + tz + ":00"
     return base + (tz if ":" in tz else tz[:3] + ":" + tz[3:])
 
 
