@@ -93,10 +93,17 @@ def _none_of(preds: list[Pred], e: Element) -> bool:
     return not all(p(e) for p in preds)
 
 
-def _compile_compound(text: str, full: str) -> list[tuple[str, list[Pred]]]:
-    """Parse one complex selector into [(combinator, [predicates])] from left to right."""
-    parts: list[tuple[str, list[Pred]]] = []
-    preds: list[Pred] = []
+Token = dict[str, str | None]
+
+
+def _compounds(text: str, full: str) -> list[tuple[str, list[Token]]]:
+    """Split one complex selector into [(combinator, [token groups])] from left to right.
+
+    The one tokenizer behind matching (``_compile_compound``) and bucketing (``bucket_key``), so both read
+    the same compounds (a descendant space once split them differently).
+    """
+    parts: list[tuple[str, list[Token]]] = []
+    toks: list[Token] = []
     comb = " "
     pos = 0
     text = text.strip()
@@ -104,9 +111,9 @@ def _compile_compound(text: str, full: str) -> list[tuple[str, list[Pred]]]:
         if text[pos].isspace():  # a descendant combinator (``_TOKEN``'s leading \s* would swallow it)
             while pos < len(text) and text[pos].isspace():
                 pos += 1
-            if preds:
-                parts.append((comb, preds))
-                preds = []
+            if toks:
+                parts.append((comb, toks))
+                toks = []
                 comb = " "
             continue
         m = _TOKEN.match(text, pos)
@@ -115,42 +122,48 @@ def _compile_compound(text: str, full: str) -> list[tuple[str, list[Pred]]]:
         pos = m.end()
         g = m.groupdict()
         if g["comb"] is not None:
-            if preds:
-                parts.append((comb, preds))
-                preds = []
+            if toks:
+                parts.append((comb, toks))
+                toks = []
             elif not parts:
                 raise InputError(f"CSS selector starts with a combinator: {full!r}")
             comb = ">"
             continue
-        if g["star"]:
-            preds.append(lambda e: True)
-        elif g["type"]:
-            t = g["type"].lower()
-            preds.append(partial(_tag_is, t))
-        elif g["id"]:
-            i = g["id"]
-            preds.append(partial(_id_is, i))
-        elif g["cls"]:
-            c = g["cls"]
-            preds.append(partial(_has_class, c))
-        elif g["attr"]:
-            val = g["dq"] if g["dq"] is not None else g["sq"] if g["sq"] is not None else g["bare"] or ""
-            preds.append(_attr_pred(g["attr"].lower(), g["op"], val, bool(g["flag"])))
-        elif g["not"] is not None:
-            inner = _compile_compound(g["not"], full)
-            if len(inner) != 1:
-                raise InputError(f"only simple selectors inside :not(): {full!r}")
-            ip = inner[0][1]
-            preds.append(partial(_none_of, ip))
-        elif g["pseudo"]:
-            preds.append(_pseudo_pred(g["pseudo"].replace(" ", "")))
-    if preds:
-        parts.append((comb, preds))
+        toks.append(g)
+    if toks:
+        parts.append((comb, toks))
     elif parts and comb == ">":
         raise InputError(f"CSS selector ends with a combinator: {full!r}")
     if not parts:
         raise InputError(f"empty CSS selector: {full!r}")
     return parts
+
+
+def _compile_compound(text: str, full: str) -> list[tuple[str, list[Pred]]]:
+    """Parse one complex selector into [(combinator, [predicates])] from left to right."""
+    return [(comb, [_predicate(g, full) for g in toks]) for comb, toks in _compounds(text, full)]
+
+
+def _predicate(g: Token, full: str) -> Pred:
+    """The test one simple selector (a token group of ``_TOKEN``) makes of an element."""
+    if g["star"]:
+        return lambda e: True
+    if g["type"]:
+        return partial(_tag_is, g["type"].lower())
+    if g["id"]:
+        return partial(_id_is, g["id"])
+    if g["cls"]:
+        return partial(_has_class, g["cls"])
+    if g["attr"]:
+        val = g["dq"] if g["dq"] is not None else g["sq"] if g["sq"] is not None else g["bare"] or ""
+        return _attr_pred(g["attr"].lower(), g["op"], val, bool(g["flag"]))
+    if g["not"] is not None:
+        inner = _compile_compound(g["not"], full)
+        if len(inner) != 1:
+            raise InputError(f"only simple selectors inside :not(): {full!r}")
+        return partial(_none_of, inner[0][1])
+    pseudo = g["pseudo"] or ""
+    return _pseudo_pred(pseudo.replace(" ", ""))
 
 
 def _matches_chain(e: Element, chain: list[tuple[str, list[Pred]]], idx: int) -> bool:
@@ -233,19 +246,12 @@ def bucket_key(group: str) -> BucketKey | None:
     """The most selective condition of the rightmost compound of one complex selector, or None when it has
     none (``*``, ``:first-child``...): the selector then goes to the bucket every element is tested against.
     """
+    try:
+        rightmost = _compounds(group, group)[-1][1]
+    except InputError:
+        return None
     keys: list[BucketKey] = []
-    pos = 0
-    text = group.strip()
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if not m or m.end() == pos:
-            return None
-        pos = m.end()
-        g = m.groupdict()
-        if g["ws"] is not None or g["comb"] is not None or m.group(0)[:1].isspace():
-            keys = []  # a new compound starts: only the rightmost one is checked against the element
-        if g["ws"] is not None or g["comb"] is not None:
-            continue
+    for g in rightmost:
         if g["id"]:
             keys.append(("id", g["id"]))
         elif g["cls"]:
