@@ -1,8 +1,8 @@
 """The edge handler's Python half (build_scripts/edge/handler.mjs calls it inside Pyodide): a request body in,
 ``[status, JSON text]`` out, with the checks and answers of ``readwell serve``.
 
-The request checks are readwell.serve_request's, the extraction and its error statuses mirror
-readwell.serve_pool.run_job (that module is not imported: multiprocessing costs ~2 s to import in Pyodide).
+The request checks and the extraction with its error statuses are readwell.serve_request's, shared with
+serve's workers (readwell.serve_pool is not imported: multiprocessing costs ~2 s to import in Pyodide).
 Fetching a URL is refused with 501: an edge isolate has no resolver to check addresses against (see
 readwell.fetch), so the SSRF guarantees of ``serve`` could not be kept. The file is written into Pyodide's
 file system when the engine loads; it is not part of the readwell wheel.
@@ -14,8 +14,13 @@ import json
 import time
 from typing import Any
 
-from readwell.errors import InputError
-from readwell.serve_request import HTTPError, json_request, options_from_query
+from readwell.serve_request import (
+    HTTPError,
+    error_body,
+    extraction_answer,
+    json_request,
+    options_from_query,
+)
 
 NO_FETCH = (
     "this edge handler does not fetch URLs (no address checks are possible here, so no SSRF protection): "
@@ -41,7 +46,7 @@ class Query:
 
 
 def error(status: int, message: str) -> str:
-    return json.dumps([status, json.dumps({"error": message, "status": status}) + "\n"])
+    return json.dumps([status, error_body(status, message)])
 
 
 def stages_json() -> str:
@@ -69,9 +74,12 @@ def extract(body: Any, content_type: str, query_json: str, deadline_ms: int) -> 
             encoding = None
         if html is None:
             raise HTTPError(501, NO_FETCH)
-        return json.dumps(
-            _run(html, url, options, encoding, deadline_ms - (time.monotonic() - started) * 1000)
+        from readwell.parse import parse_html
+
+        answer = extraction_answer(
+            lambda: parse_html(html, encoding), url, options, started + deadline_ms / 1000
         )
+        return json.dumps(list(answer))
     except HTTPError as exc:
         return error(exc.status, exc.message)
 
@@ -80,23 +88,3 @@ def _declared(content_type: str) -> str | None:
     from readwell.parse import sniff_declared_encoding
 
     return sniff_declared_encoding(content_type)
-
-
-def _run(html: str | bytes, url: str | None, options: dict[str, Any], encoding: str | None, left_ms: float):
-    from readwell.cli import render
-    from readwell.extract import extract_document, make_options
-    from readwell.parse import parse_html
-
-    try:
-        doc = parse_html(html, encoding)
-        result = extract_document(doc, make_options(url, {**options, "deadline_ms": max(int(left_ms), 1)}))
-        if result.timeout:
-            stage = result.timeout.get("stage")
-            return json.loads(error(504, f"no answer within the deadline (stopped in {stage})"))
-        return [200, render(result.to_dict(), "json")]
-    except InputError as exc:
-        return json.loads(error(422, str(exc)))
-    except (RecursionError, MemoryError) as exc:
-        return json.loads(error(422, f"input too complex to process ({type(exc).__name__})"))
-    except Exception as exc:  # a bug: one line, the isolate lives on
-        return json.loads(error(500, f"internal error: {type(exc).__name__}: {exc}"))

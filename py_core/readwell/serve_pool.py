@@ -23,11 +23,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cli import render
 from .errors import InputError
-from .extract import extract_document, make_options
 from .fetch import FETCH_TIMEOUT, FetchFailed, FetchRefused, fetch
 from .parse import parse_html
+from .serve_request import error_body, extraction_answer
 
 KILL_GRACE = 1.0  # seconds the core gets past the deadline to stop by itself before its worker is killed
 
@@ -50,39 +49,33 @@ class DeadlinePassed(Exception):
 
 def run_job(job: Job) -> tuple[int, bytes]:
     """(HTTP status, JSON bytes): the CLI's JSON for a result, or ``{"error", "status"}``. In a worker."""
-    started = time.monotonic()
+    deadline_at = time.monotonic() + job.seconds
     try:
-        options = dict(job.options)
         url: str | None
+        html: str | bytes
         if job.html is None:
             assert job.url is not None
             timeout = max(min(FETCH_TIMEOUT, job.seconds), 0.001)
             body, encoding, final = fetch(job.url, allow_private=job.allow_private, timeout=timeout)
-            doc, url = parse_html(body, encoding), final
+            html, url = body, final
         else:
-            doc, url = parse_html(job.html, job.encoding), job.url
-        options["deadline_ms"] = max(int((job.seconds - (time.monotonic() - started)) * 1000), 1)
-        result = extract_document(doc, make_options(url, options))
-        stopped = result.timeout  # the core's deadline_ms passed
-        if stopped:
-            return error_json(504, f"no answer within the deadline (stopped in {stopped.get('stage')})")
-        return 200, render(result.to_dict(), "json").encode()  # strict UTF-8: a lone surrogate is a bug (500)
+            html, encoding, url = job.html, job.encoding, job.url
+        status, text = extraction_answer(
+            lambda: parse_html(html, encoding), url, dict(job.options), deadline_at
+        )
+        return status, text.encode()  # strict UTF-8: a lone surrogate is a bug (500)
     except FetchRefused as exc:
         return error_json(422, str(exc))
     except FetchFailed as exc:
         return error_json(502, str(exc))
     except InputError as exc:
         return error_json(422, str(exc))
-    except (RecursionError, MemoryError) as exc:
-        return error_json(422, f"input too complex to process ({type(exc).__name__})")
     except Exception as exc:  # a bug: reported as one line, the worker lives on
         return error_json(500, f"internal error: {type(exc).__name__}: {exc}")
 
 
 def error_json(status: int, message: str) -> tuple[int, bytes]:
-    from json import dumps
-
-    return status, (dumps({"error": message, "status": status}) + "\n").encode()
+    return status, error_body(status, message).encode()
 
 
 def _worker_main(conn: multiprocessing.connection.Connection) -> None:

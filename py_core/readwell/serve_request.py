@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import json
 import re
+import time
+from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
 
+from .dom import Document
 from .errors import InputError
-from .extract import make_options
+from .extract import extract_document, make_options
 from .options import OPTION_NAMES, Options
 
 # Option name → accepted JSON types, read from readwell.options (the one source of option names and types);
@@ -103,3 +106,32 @@ def json_request(body: bytes) -> tuple[str | None, str | None, dict[str, Any]]:
     if url is not None and _SURROGATE.search(url):  # JSON allows "\ud800"; no URL or output can carry it
         raise HTTPError(400, '"url" contains a lone surrogate (\\ud800-\\udfff)')
     return html, url, check_options(data.get("options", {}))
+
+
+def error_body(status: int, message: str) -> str:
+    """An error answer's body: ``{"error", "status"}`` and a newline (serve and the edge send the same)."""
+    return json.dumps({"error": message, "status": status}) + "\n"
+
+
+def extraction_answer(
+    parse: Callable[[], Document], url: str | None, options: dict[str, Any], deadline_at: float
+) -> tuple[int, str]:
+    """(HTTP status, body) for one extraction: the CLI's JSON, 504 when the core's deadline passed, 422 for
+    input the core refuses or cannot hold, 500 (one line) for a bug. The deadline (``time.monotonic()``
+    seconds) is what is left once the page is parsed. Shared by serve's workers and the edge handler."""
+    from .cli import render
+
+    try:
+        doc = parse()
+        left_ms = max(int((deadline_at - time.monotonic()) * 1000), 1)
+        result = extract_document(doc, make_options(url, {**options, "deadline_ms": left_ms}))
+        if result.timeout:
+            stage = result.timeout.get("stage")
+            return 504, error_body(504, f"no answer within the deadline (stopped in {stage})")
+        return 200, render(result.to_dict(), "json")
+    except InputError as exc:
+        return 422, error_body(422, str(exc))
+    except (RecursionError, MemoryError) as exc:
+        return 422, error_body(422, f"input too complex to process ({type(exc).__name__})")
+    except Exception as exc:  # a bug: reported as one line, the worker or isolate lives on
+        return 500, error_body(500, f"internal error: {type(exc).__name__}: {exc}")
