@@ -145,6 +145,13 @@ def test_clean_title(raw: str, site: str | None, h1s: list[str], title: str | No
         ("By: A. Writer", "A. Writer"),  # the prefix with a colon
         ("By", None),  # the prefix alone names nobody
         ("By:", None),
+        # A capitalised foreign "by" before a single word is a surname particle, not a prefix.
+        ("Di Rossi", "Di Rossi"),
+        ("Von Trapp", "Von Trapp"),
+        ("Door Bosch", "Door Bosch"),
+        ("di A. Scrittore", "A. Scrittore"),  # lower case: the prefix
+        ("Di A. Scrittore", "A. Scrittore"),  # a prefix before a full name
+        ("by Writer", "Writer"),  # English "by" is always the prefix
     ],
 )
 def test_clean_byline(text: str, byline: str | None) -> None:

@@ -18,6 +18,15 @@ _DIGIT = re.compile(r"\d")
 _EDGE = " ,;:-–—|"  # punctuation left at either end once the tail is gone
 
 
+def _is_particle(prefix: str, rest: str) -> bool:
+    """'Di Rossi', 'Von Trapp': the other languages' "by" words are also surname particles.
+
+    Capitalised and followed by one word, such a word is part of the name; lower case ("di A. Scrittore") or
+    before a full name it is the prefix. English "by" is never a particle.
+    """
+    return prefix.lower() != "by" and prefix[:1].isupper() and len(rest.split()) == 1
+
+
 def clean_byline(text: str) -> str | None:
     """'By A. Writer, 5 March 2024 | Staff' → 'A. Writer': the prefix, dates and trailing roles go.
 
@@ -25,7 +34,9 @@ def clean_byline(text: str) -> str | None:
     digit (``10:00``) is dropped. None when nothing is left.
     """
     t = normalize_space(text)
-    m = BYLINE_TEXT.match(t) or _BY_COLON.match(t)
+    m = _BY_COLON.match(t) or BYLINE_TEXT.match(t)
+    if m and m.re is BYLINE_TEXT and _is_particle(m.group(1), m.group(2)):
+        m = None  # "Di Rossi" is the whole name; with a colon ("Di: Rossi") the word is the prefix
     if m:
         t = m.group(2)
     elif _BY_ALONE.match(t):  # the prefix word alone ("By", "By:") names nobody
