@@ -8,9 +8,10 @@ are cheap to walk from Python, it parses ``<noscript>`` as markup (scripting dis
 
 Everything around the parser is shared with the html5lib path so both see the same characters: NUL removal
 and the depth/attribute limits (:func:`readwell.parse.limit_markup`), html5lib's own encoding sniffing
-(BOM, declared encoding, ``<meta>`` prescan, UTF-8 if valid, windows-1252; a later ``<meta charset>`` that
-disagrees re-decodes, as html5lib does), lone surrogates replaced, the depth cap and ``CAP_BLOCKS``, React
-boundary comments kept as ``rw-boundary`` markers, ``<template>`` content as the template's children.
+(BOM, declared encoding, UTF-8 if valid and non-ASCII, ``<meta>`` prescan, windows-1252; a later
+``<meta charset>`` that disagrees re-decodes, as html5lib does), lone surrogates replaced, the depth cap and
+``CAP_BLOCKS``, React boundary comments kept as ``rw-boundary`` markers, ``<template>`` content as the
+template's children.
 
 lexbor does not expose element namespaces, so they are derived from the tree with the HTML standard's rules
 for foreign content (svg/math roots, HTML and MathML text integration points). The remaining differences are
@@ -73,6 +74,7 @@ def parse_html_fast(data: str | bytes, declared_encoding: str | None = None) -> 
 def _decode(raw: bytes, declared: str | None) -> tuple[str, Any, bool]:
     """(text, webencodings encoding, confidence is tentative), as ``html5lib.parse`` would decide."""
     kwargs: dict[str, Any] = {"default_encoding": "windows-1252", "useChardet": False}
+    declared = _parse.utf8_evidence(raw, declared)
     if declared:
         kwargs["transport_encoding"] = declared
     try:
