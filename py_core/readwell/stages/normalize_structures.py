@@ -218,11 +218,46 @@ def _math(ctx: Context, tex: str, display: bool) -> Element:
 _FN_LIST_TOKENS = frozenset({"footnotes", "footnote", "endnotes", "notes", "references", "footnotelist"})
 
 
+def _note_target(href: str, ids: set[str]) -> str | None:
+    """The id a footnote link points to in this document: ``#n``, or ``https://…/page#n`` when an element
+    here has id ``n`` (pages saved to disk or archived by crawlers carry absolute same-page links, and their
+    saved URL is often not the page's own, so the URL part cannot be compared)."""
+    if "#" not in href:
+        return None
+    head, _, target = href.partition("#")
+    if not target or (head and target not in ids):
+        return None
+    return target
+
+
+def _list_wrappers(lst: Element, root: Element) -> list[Element]:
+    """The blocks around a footnote list that are only its wrapper: a parent named for notes
+    (``div.footnotes``, ``role=doc-endnotes``), and any chain of parents holding nothing but the list
+    (``div.reflist > ol``): a score-based removal of the wrapper would take the protected list with it."""
+    out: list[Element] = []
+    inner, outer = lst, lst.parent
+    while outer is not None and outer is not root:
+        named = (
+            tokens_of(outer.get("class") + " " + outer.id) & _FN_LIST_TOKENS
+            or outer.get("role") == "doc-endnotes"
+        )
+        only = outer.element_children == [inner] and not any(
+            isinstance(t, Text) and t.data.strip() for t in outer.children
+        )
+        if not (named or only):
+            break
+        out.append(outer)
+        inner, outer = outer, outer.parent
+    return out
+
+
 def normalize_footnotes(ctx: Context, root: Element) -> None:
     refs: dict[str, str] = {}
-    for a in [e for e in root.iter() if e.tag == "a" and e.get("href").startswith("#")]:
+    links = [e for e in root.iter() if e.tag == "a" and "#" in e.get("href")]
+    ids = {e.id for e in root.iter() if e.id} if links else set()
+    for a in links:
         sup = a.parent if a.parent is not None and a.parent.tag == "sup" else None
-        target = a.get("href")[1:]
+        target = _note_target(a.get("href"), ids)
         if not target:
             continue
         if sup is None and not (
@@ -244,10 +279,7 @@ def normalize_footnotes(ctx: Context, root: Element) -> None:
             if lst is not None:
                 lst.attrs["data-footnotes"] = "1"
                 ctx.protect(lst, "footnotes")
-                outer = lst.parent
-                if outer is not None and tokens_of(outer.get("class") + " " + outer.id) & _FN_LIST_TOKENS | (
-                    {"doc-endnotes"} & {outer.get("role")}
-                ):
+                for outer in _list_wrappers(lst, root):
                     ctx.protect(outer, "footnotes")
     for a in [e for e in root.iter() if e.tag == "a"]:
         if a.parent is None:
