@@ -71,6 +71,7 @@ SHOW_MORE_JS = """((sel, max, labels) => {
 })"""
 
 STATUS_OK, STATUS_TIMEOUT, STATUS_ERROR = "ok", "timeout", "error"
+ERROR_PAGE = "chrome-error:"  # the URL of the page Chromium shows when a navigation fails
 
 
 @dataclass
@@ -147,6 +148,10 @@ async def render_page(
                 lap("scroll")
             if not settled:
                 status = STATUS_TIMEOUT
+            if page.url.startswith(ERROR_PAGE):
+                # a meta refresh or script moved the page to an address that failed: what is on screen is
+                # the browser's own error page, not the page's content
+                raise RuntimeError("the page navigated itself to an address that failed to load")
             result, layout = await _extract(world, page.url, xopts, lap, opts)
             clicks = 0
             while opts.show_more and clicks < opts.max_show_more_clicks and settler.remaining() > 0:
