@@ -5,10 +5,10 @@ import globals from 'globals';
 
 // Content scripts and pages loaded as classic scripts (each an IIFE registering on globalThis.__readwell).
 const CLASSIC_SCRIPTS = ['content.js', 'snapshot.js', 'safe_dom.js', 'reader.js', 'overlay.js', 'messages.js',
-  'site_roots.js', 'options.js']
+  'site_roots.js', 'options.js', 'clip.js']
   .map((f) => `extension/${f}`);
 // The module service worker and what only it imports.
-const SERVICE_WORKER = ['sw.js', 'files.js', 'md_images.js', 'clip.js'].map((f) => `extension/${f}`);
+const SERVICE_WORKER = ['sw.js', 'files.js', 'md_images.js'].map((f) => `extension/${f}`);
 
 // The edge handler's runtime-neutral files (workerd, Deno, Node, Bun): only what all of them have; the workerd
 // entry also has the worker globals (addEventListener), Deno's declares its Deno global itself.

@@ -90,6 +90,61 @@
       articleTags: contents('meta[property="article:tag"]') };
   }
 
+  // Clip selection: readwell converts only what is selected. A copy of the selection (the page is not
+  // touched) goes into a small inert document with the page's metadata (<title>, <meta>, canonical link,
+  // JSON-LD, <base>), inside one root that readwell is told to use; the stages that drop boilerplate by score
+  // or by pattern are off (the user chose every part of it), and a short selection is still an article.
+  const SELECTION_ID = 'readwell-clip-selection';
+  const SELECTION_OPTIONS = { selector: `#${SELECTION_ID}`, min_article_chars: 0,
+    disable: ['remove_low_score', 'remove_by_selector', 'remove_by_pattern'] };
+  const HEAD_KEEP = 'title, meta, link[rel~="canonical" i], script[type="application/ld+json" i], base';
+
+  /** The selection (in the reader when it is open, else on the page) as an HTML document, or null. */
+  function selectionHtml() {
+    const sel = RW.reader.selection() || document.getSelection();
+    if (!sel || sel.isCollapsed || !sel.rangeCount || !sel.toString().trim()) return null;
+    const doc = document.implementation.createHTMLDocument('');
+    doc.head.replaceChildren(); // its empty <title> would hide the page's
+    for (const a of ['lang', 'dir']) {
+      const v = document.documentElement.getAttribute(a);
+      if (v) doc.documentElement.setAttribute(a, v);
+    }
+    for (const n of document.head ? document.head.querySelectorAll(HEAD_KEEP) : []) {
+      doc.head.appendChild(doc.importNode(n, true));
+    }
+    const root = doc.createElement('div');
+    root.id = SELECTION_ID;
+    for (let i = 0; i < sel.rangeCount; i++) {
+      root.appendChild(doc.importNode(sel.getRangeAt(i).cloneContents(), true));
+    }
+    doc.body.appendChild(root);
+    return `<!DOCTYPE html>\n${doc.documentElement.outerHTML}`;
+  }
+
+  async function extractSelection() {
+    const html = selectionHtml();
+    if (!html) throw new Error('readwell: nothing is selected on this page');
+    const reply = await send(ADDRESSES.sw, 'engine-extract-html',
+      { html, options: { ...SELECTION_OPTIONS, url: location.href } }, { timeoutMs: TIMEOUT_MS });
+    return { result: JSON.parse(reply.json), pageMeta: pageMeta(), selection: true };
+  }
+
+  /** The reader's "Copy Markdown": the clip (front matter from the options page's template, then the article)
+   * to the clipboard, announced in the reader's live region. */
+  async function copyMarkdown(result) {
+    try {
+      const { clipTemplate } = await chrome.storage.local.get('clipTemplate').catch(() => ({}));
+      const savedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const text = RW.clip.note(result, pageMeta(), savedAt, clipTemplate);
+      await RW.reader.copyText(text);
+      RW.reader.announce(`Copied the article as Markdown with front matter (${text.length} characters)`);
+      return { copied: text.length };
+    } catch (err) {
+      RW.reader.announce(`Copying failed: ${err.message.replace(/^readwell: /, '')}`, 'error');
+      return { copied: 0, error: err.message };
+    }
+  }
+
   const SAVE_LABEL = { markdown: 'Markdown', 'markdown-images': 'Markdown + images', html: 'HTML' };
   const actions = {
     // every save is announced in the reader's live region: started, saved (with failed images), failed
@@ -111,7 +166,8 @@
     RW.overlay.hide();
     const t0 = performance.now();
     const { result, snapshotMs, engine, notice } = await extractHere(msg.options || {});
-    const shown = await RW.reader.show(result, msg.css, actions, notice);
+    const shown = await RW.reader.show(result, msg.css, { ...actions, copy: () => copyMarkdown(result) },
+      notice);
     return { open: true, found: shown.found, title: result.title, ms: performance.now() - t0, snapshotMs,
       engine, notice };
   }
@@ -128,6 +184,7 @@
       const { result, snapshotMs, nodeCount, engine, notice } = await extractHere(msg.options || {});
       return { result, snapshotMs, nodeCount, engine, notice, pageMeta: pageMeta() };
     },
+    'extract-selection': extractSelection,
     reader: toggleReader,
     overlay: async (msg) => toggleOverlay(msg.options),
     state: async () => ({ reader: RW.reader.isOpen(), overlay: RW.overlay.isOpen() }),

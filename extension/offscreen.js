@@ -28,6 +28,22 @@ async function extract(snapshot, options) {
     stages: engine.stages };
 }
 
+/** readwell on an HTML text (a clipped selection, see content.js): options url, selector, disable and
+ * min_article_chars only. */
+async function extractHtml(html, options) {
+  const engine = await load();
+  const known = {};
+  for (const k of ['url', 'selector', 'disable', 'min_article_chars']) {
+    if (options[k] != null) known[k] = options[k];
+  }
+  try {
+    return { json: engine.call('extract_json', html, JSON.stringify(known)) };
+  } catch (err) {
+    console.warn('readwell: extraction failed:', err);
+    throw new Error(shortError(err));
+  }
+}
+
 /** What a user may read of an engine error: a Python traceback's last line without the module path
  * ("InputError: selector 'x' matched no element"), never the traceback. */
 function shortError(err) {
@@ -122,6 +138,7 @@ const handlers = {
   warm: async () => { const e = await load(); return { loadMs: e.loadMs, fromSnapshot: e.fromSnapshot }; },
   status: async () => ({ ...status(), createdAt, firstExtractAt }),
   extract: (msg) => extract(msg.snapshot, msg.options),
+  'extract-html': (msg) => extractHtml(String(msg.html || ''), msg.options || {}),
   stages: async () => (await load()).stages,
   'build-html': (msg) => buildHtml(msg.result, msg.css, msg.savedAt),
 };

@@ -1,5 +1,5 @@
-// Options page: the saved file name template, the remembered content roots (list, edit the path prefix,
-// delete). Built with DOM APIs only.
+// Options page: the file name and front matter templates of saves and copies (with a preview on a sample
+// article), the remembered content roots (list, edit the path prefix, delete). Built with DOM APIs only.
 (() => {
   const RW = globalThis.__readwell;
   const el = (...args) => RW.safeDom.el(...args);
@@ -34,19 +34,54 @@
     document.getElementById('empty').hidden = rows.length > 0;
   }
 
-  async function fileNameField() {
+  // A sample clip for the preview: the templates are tried on it as they are typed.
+  const SAMPLE = { title: 'Counting otters: a "field" guide', url: 'https://example.org/notes/otters',
+    byline: 'Ann Example and Bo Example', published: '2026-05-01', site_name: 'River Notes',
+    excerpt: 'How otters are counted.', lead_image: 'https://example.org/img/otter.jpg',
+    markdown: 'Otters are counted from their spraints along the bank…\n' };
+  const SAMPLE_META = { keywords: ['otters, rivers'], articleTags: ['wildlife'] };
+  const DEFAULT_TEMPLATE = ['title', 'url', 'author', 'published', 'site', 'description', 'image', 'tags',
+    'created'].map((k) => `${k}: {{${k}}}`).join('\n');
+
+  function preview() {
+    const savedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const stem = RW.clip.fileStem(document.getElementById('clipFilename').value.trim(), SAMPLE, savedAt,
+      SAMPLE_META);
+    const template = document.getElementById('clipTemplate').value;
+    const head = RW.clip.frontMatter(SAMPLE, SAMPLE_META, savedAt, template);
+    document.getElementById('preview').textContent = `${stem}.md\n\n${head}${SAMPLE.markdown}`;
+  }
+
+  async function clipFields() {
     const input = document.getElementById('clipFilename');
-    const got = await chrome.storage.local.get('clipFilename').catch(() => ({}));
+    const area = document.getElementById('clipTemplate');
+    const got = await chrome.storage.local.get(['clipFilename', 'clipTemplate']).catch(() => ({}));
     input.value = got.clipFilename || '';
+    area.value = got.clipTemplate || '';
+    area.placeholder = DEFAULT_TEMPLATE;
+    input.addEventListener('input', preview);
+    area.addEventListener('input', preview);
     input.addEventListener('change', async () => {
       const v = input.value.trim();
       if (v) await chrome.storage.local.set({ clipFilename: v });
       else await chrome.storage.local.remove('clipFilename');
       status(v ? `Files will be named ${v}` : 'Files will be named after the title');
     });
+    const saveTemplate = async (v) => {
+      if (v.trim()) await chrome.storage.local.set({ clipTemplate: v });
+      else await chrome.storage.local.remove('clipTemplate');
+      status(v.trim() ? 'Front matter template saved' : 'Front matter: the default');
+      preview();
+    };
+    document.getElementById('saveTemplate').addEventListener('click', () => saveTemplate(area.value));
+    document.getElementById('resetTemplate').addEventListener('click', () => {
+      area.value = '';
+      saveTemplate('');
+    });
+    preview();
   }
 
   drawRoots();
-  fileNameField();
+  clipFields();
   RW.options = { drawRoots };
 })();

@@ -1,5 +1,6 @@
 // Reader view (content script): an isolated surface (a shadow root on one host element appended to <html>),
-// built with DOM APIs only. Opening adds exactly that host; closing removes it, so the page is restored exactly.
+// built with DOM APIs only. Opening adds exactly that host; closing removes it, so the page is restored
+// exactly.
 (() => {
   const RW = (globalThis.__readwell = globalThis.__readwell || {});
   if (RW.reader) return;
@@ -24,7 +25,8 @@
     root.dataset.font = prefs.font;
     root.dataset.width = prefs.width;
     root.style.setProperty('--rw-font-size', `${prefs.fontSize}px`);
-    root.style.setProperty('--rw-line-height', LINE_HEIGHTS.includes(String(prefs.lineHeight)) ? prefs.lineHeight : '1.6');
+    root.style.setProperty('--rw-line-height',
+      LINE_HEIGHTS.includes(String(prefs.lineHeight)) ? prefs.lineHeight : '1.6');
     const size = root.querySelector('.rw-size');
     if (size) size.textContent = `${prefs.fontSize}px`;
   }
@@ -57,11 +59,11 @@
     return m ? m[1] : s;
   }
 
-  // The page while the reader is open, as one constructed stylesheet adopted by the document (no element added,
-  // removed on close). The host's own box lives here too, not in its style attribute, so that print can change
-  // it. On screen the page underneath is visibility:hidden (same layout and scroll position, but find-in-page
-  // and window.find skip it: only the article is found); in print it is display:none and the host flows
-  // (position: static), so the article prints, on as many pages as it needs, and nothing else.
+  // The page while the reader is open, as one constructed stylesheet adopted by the document (no element
+  // added, removed on close). The host's own box lives here too, not in its style attribute, so that print
+  // can change it. On screen the page underneath is visibility:hidden (same layout and scroll position, but
+  // find-in-page and window.find skip it: only the article is found); in print it is display:none and the
+  // host flows (position: static), so the article prints, on as many pages as it needs, and nothing else.
   const PAGE_CSS = `
     readwell-reader { all: initial !important; display: block !important; position: fixed !important;
       inset: 0 !important; z-index: 2147483647 !important; }
@@ -92,16 +94,17 @@
     let last = 0;
     root.addEventListener('scroll', () => {
       const y = root.scrollTop;
-      if (y > last + 4 && y > 80 && !toolbar.querySelector('details[open]')) toolbar.classList.add('rw-tucked');
-      else if (y < last - 4 || y <= 80) toolbar.classList.remove('rw-tucked');
+      if (y > last + 4 && y > 80 && !toolbar.querySelector('details[open]')) {
+        toolbar.classList.add('rw-tucked');
+      } else if (y < last - 4 || y <= 80) toolbar.classList.remove('rw-tucked');
       last = y;
     }, { passive: true });
     toolbar.addEventListener('focusin', () => toolbar.classList.remove('rw-tucked'));
   }
 
-  /** fn() with the page uncovered, e.g. a snapshot taken while the reader is open (a save from the reader): the
-   * snapshot reads computed visibility, and must see the page as the user does without the reader. Synchronous,
-   * so nothing is painted in between. */
+  /** fn() with the page uncovered, e.g. a snapshot taken while the reader is open (a save from the reader):
+   * the snapshot reads computed visibility, and must see the page as the user does without the reader.
+   * Synchronous, so nothing is painted in between. */
   function uncovered(fn) {
     if (!host) return fn();
     coverPage(false);
@@ -128,15 +131,46 @@
     return true;
   }
 
-  /** Show the reader for `result` (readwell JSON). actions: { save(format), overlay() }; notice: a message shown
-   * (and announced) when the reader opens, e.g. why a remembered root was not used. */
+  /** The reader's selection (a Selection inside the shadow root), or null when the reader is closed. */
+  function selection() {
+    if (!host || typeof host.shadowRoot.getSelection !== 'function') return null;
+    const sel = host.shadowRoot.getSelection();
+    return sel && !sel.isCollapsed ? sel : null;
+  }
+
+  /** Put `text` on the clipboard: the async Clipboard API where the page is a secure context, else a textarea
+   * in the reader selected and copied (execCommand('copy'), which a click's user activation allows). */
+  async function copyText(text) {
+    if (navigator.clipboard && window.isSecureContext) {
+      try {
+        await navigator.clipboard.writeText(text);
+        return;
+      } catch { /* not focused, or denied: fall back */ }
+    }
+    const box = host && host.shadowRoot.querySelector('.rw-root');
+    if (!box) throw new Error('readwell: the clipboard is not available here');
+    const before = host.shadowRoot.activeElement;
+    const area = el('textarea', { class: 'rw-clip', 'aria-hidden': 'true', readonly: '', tabindex: '-1' });
+    area.value = text;
+    box.appendChild(area);
+    area.select();
+    let ok = false;
+    try { ok = document.execCommand('copy'); } finally {
+      area.remove();
+      if (before && before.focus) before.focus({ preventScroll: true });
+    }
+    if (!ok) throw new Error('readwell: the browser refused to copy');
+  }
+
+  /** Show the reader for `result` (readwell JSON). actions: { save(format), copy(), overlay() }; notice: a
+   * message shown (and announced) when the reader opens, e.g. why a remembered root was not used. */
   async function show(result, css, actions = {}, notice = null) {
     hide();
     const prefs = await loadPrefs();
     previousFocus = document.activeElement;
     const [h, shadow] = makeHost(css);
-    const root = el('div', { class: 'rw-root', role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Reader view',
-      tabindex: '-1', dir: uiDir() });
+    const root = el('div', { class: 'rw-root', role: 'dialog', 'aria-modal': 'true',
+      'aria-label': 'Reader view', tabindex: '-1', dir: uiDir() });
     applyPrefs(root, prefs);
     const update = (k, v) => { prefs[k] = v; applyPrefs(root, prefs); savePrefs(prefs); };
     const found = result && result.found;
@@ -147,7 +181,8 @@
       el('summary', { 'aria-label': title, title, text: label }), el('div', { class: 'rw-pop' }, ...items));
     const toolbar = el('div', { class: 'rw-toolbar', role: 'toolbar', 'aria-label': 'Reader settings' },
       menu('Aa', 'Text and theme',
-        select('Theme', prefs.theme, [['auto', 'System'], ['light', 'Light'], ['dark', 'Dark'], ['sepia', 'Sepia']],
+        select('Theme', prefs.theme,
+          [['auto', 'System'], ['light', 'Light'], ['dark', 'Dark'], ['sepia', 'Sepia']],
           (v) => update('theme', v)),
         el('div', { class: 'rw-row' },
           el('button', { type: 'button', 'aria-label': 'Smaller text', text: 'A−',
@@ -155,23 +190,29 @@
           el('span', { class: 'rw-size', 'aria-label': 'Text size', text: `${prefs.fontSize}px` }),
           el('button', { type: 'button', 'aria-label': 'Larger text', text: 'A+',
             onclick: () => update('fontSize', Math.min(40, prefs.fontSize + 1)) })),
-        select('Spacing', String(prefs.lineHeight), LINE_HEIGHTS.map((v) => [v, v]), (v) => update('lineHeight', v)),
+        select('Spacing', String(prefs.lineHeight), LINE_HEIGHTS.map((v) => [v, v]),
+          (v) => update('lineHeight', v)),
         select('Width', prefs.width, [['narrow', 'Narrow'], ['medium', 'Medium'], ['wide', 'Wide']],
           (v) => update('width', v)),
         select('Font', prefs.font, [['serif', 'Serif'], ['sans', 'Sans']], (v) => update('font', v))),
       found ? menu('Save', 'Save the article',
         el('button', { type: 'button', text: 'Save Markdown', onclick: save('markdown') }),
-        el('button', { type: 'button', text: 'Save Markdown + images', 'data-readwell-save': 'markdown-images',
+        el('button', { type: 'button', text: 'Save Markdown + images',
+          'data-readwell-save': 'markdown-images',
           title: 'Markdown with the images in a folder beside it', onclick: save('markdown-images') }),
-        el('button', { type: 'button', text: 'Save HTML', onclick: save('html') })) : null,
+        el('button', { type: 'button', text: 'Save HTML', onclick: save('html') }),
+        el('button', { type: 'button', text: 'Copy Markdown', 'data-readwell-copy': 'markdown',
+          title: 'The article as Markdown with front matter, to the clipboard',
+          onclick: () => { closeMenus(root); if (actions.copy) actions.copy(); } })) : null,
       el('button', { type: 'button', text: 'Debug', title: 'Debug overlay', 'aria-label': 'Debug overlay',
         onclick: () => { hide(); if (actions.overlay) actions.overlay(); } }),
       el('span', { class: 'rw-spacer' }),
-      el('button', { type: 'button', text: '✕', title: 'Close (Escape)', 'aria-label': 'Close reader view (Escape)',
-        onclick: hide }));
+      el('button', { type: 'button', text: '✕', title: 'Close (Escape)',
+        'aria-label': 'Close reader view (Escape)', onclick: hide }));
     // opening one menu closes the other; a click elsewhere closes both
     toolbar.addEventListener('toggle', (e) => {
-      if (e.target.open) for (const d of toolbar.querySelectorAll('details[open]')) if (d !== e.target) d.open = false;
+      if (!e.target.open) return;
+      for (const d of toolbar.querySelectorAll('details[open]')) if (d !== e.target) d.open = false;
     }, true);
     root.addEventListener('click', (e) => { if (!e.composedPath().includes(toolbar)) closeMenus(root); });
     tuckOnScroll(root, toolbar);
@@ -185,7 +226,8 @@
         el('h1', { text: 'No article found' }),
         el('p', { text: 'Readwell did not find a main article on this page. The debug overlay shows what was '
           + 'considered and why it was removed; you can also pick the content root by hand there.' }),
-        el('button', { type: 'button', text: 'Show debug overlay', onclick: () => { hide(); actions.overlay && actions.overlay(); } })));
+        el('button', { type: 'button', text: 'Show debug overlay',
+          onclick: () => { hide(); if (actions.overlay) actions.overlay(); } })));
     }
     root.addEventListener('keydown', (e) => {
       if (e.key !== 'Escape') return;
@@ -213,17 +255,20 @@
       return n;
     };
     const lang = result.lang && /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(result.lang) ? result.lang : null;
-    const dir = ['ltr', 'rtl', 'auto'].includes((result.dir || '').toLowerCase()) ? result.dir.toLowerCase() : null;
+    const rdir = (result.dir || '').toLowerCase();
+    const dir = ['ltr', 'rtl', 'auto'].includes(rdir) ? rdir : null;
     const page = mk('main', { class: 'rw-page', lang, dir });
     const metaBits = [result.byline, result.site_name, fmtDate(result.published),
       result.reading_minutes ? `${result.reading_minutes} min read` : null].filter(Boolean);
     page.appendChild(mk('header', {},
       mk('h1', { class: 'rw-title', text: result.title || '' }),
       // each bit isolated (<bdi>): "2 min read" stays in that order inside a right-to-left article
-      metaBits.length ? mk('p', { class: 'rw-meta' }, ...metaBits.map((t) => mk('bdi', { text: t }))) : null));
+      metaBits.length
+        ? mk('p', { class: 'rw-meta' }, ...metaBits.map((t) => mk('bdi', { text: t }))) : null));
     const article = mk('article', { 'data-readwell': 'article', lang, dir });
     article.appendChild(RW.safeDom.fragment(result.content_html || '', doc));
     tidyBreaks(article);
+    videoCards(article);
     const lead = result.lead_image;
     if (lead && /^https?:/i.test(lead) && RW.safeDom.safeUrl(lead, false) && wantsHero(lead, article)) {
       page.appendChild(mk('figure', { class: 'rw-lead' }, mk('img', { src: lead, alt: '' })));
@@ -234,16 +279,18 @@
 
   // The hero (og:image) is shown only when it adds a picture: not when the article already has the same image
   // at another size or crop, not when the article opens with an image of its own, never a logo.
+  const SHOW_NODES = NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT;
   const LOGO = /(^|[/_.-])(logo|logos|brand|favicon|icon|sprite|avatar)([/_.-]|$)/i;
   /** The picture an image URL names, whatever size variant it is: the file name without query, extension and
-   * size/crop suffixes ("photo-1200x800.jpg", "photo_w640.webp", "photo@2x.png", "photo-scaled.jpg" → "photo"). */
+   * size/crop suffixes ("photo-1200x800.jpg", "photo_w640.webp", "photo@2x.png", "photo-scaled.jpg" →
+   * "photo"). */
   function pictureKey(url) {
     let file;
     try { file = new URL(url, 'https://x.invalid/').pathname.split('/').pop() || ''; } catch { return ''; }
     return decodeURIComponent(file).toLowerCase().replace(/\.[a-z0-9]{2,5}$/, '').replace(SIZE_SUFFIX, '');
   }
-  const SIZE_SUFFIX = new RegExp('([-_.@](\\d{2,4}x\\d{2,4}|[wh]\\d{2,4}|\\d{2,4}[wh]|\\d(\\.\\d)?x|scaled|large|medium'
-    + '|small|thumb(nail)?|crop(ped)?|resized?))+$');
+  const SIZE_SUFFIX = new RegExp('([-_.@](\\d{2,4}x\\d{2,4}|[wh]\\d{2,4}|\\d{2,4}[wh]|\\d(\\.\\d)?x|scaled'
+    + '|large|medium|small|thumb(nail)?|crop(ped)?|resized?))+$');
   function wantsHero(lead, article) {
     if (LOGO.test(new URL(lead).pathname)) return false;
     const key = pictureKey(lead);
@@ -253,7 +300,7 @@
       if (srcs.some((u) => u && (u === lead || (key && pictureKey(u) === key)))) return false;
     }
     // the article's first content is already a picture (a figure or image before any text)
-    const walker = article.ownerDocument.createTreeWalker(article, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    const walker = article.ownerDocument.createTreeWalker(article, SHOW_NODES);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       if (n.nodeType === 3) { if (n.data.trim()) return true; continue; }
       if (n.localName === 'img') return false;
@@ -261,11 +308,46 @@
     return true;
   }
 
+  /** The core's embedded video (`<p data-embed="video"><a href="WATCH_URL">TITLE</a></p>`, the contract in
+   * extension/README.md) as a card: a play glyph, the title, the provider (the URL's host) and the URL, all
+   * one link named by the title. Nothing is embedded and nothing loads. Only that exact shape becomes a card:
+   * a page's own paragraph marked data-embed with more text than the link stays as it is. */
+  function videoCards(article) {
+    const doc = article.ownerDocument;
+    const mk = (tag, cls, text) => {
+      const n = doc.createElement(tag);
+      n.className = cls;
+      if (text) n.textContent = text;
+      return n;
+    };
+    for (const p of Array.from(article.querySelectorAll('p[data-embed="video"]'))) {
+      const links = p.querySelectorAll('a[href]');
+      if (links.length !== 1 || p.textContent.trim() !== links[0].textContent.trim()) continue;
+      let url;
+      try { url = new URL(links[0].getAttribute('href')); } catch { continue; }
+      if (!/^https?:$/.test(url.protocol)) continue;
+      const title = links[0].textContent.replace(/\s+/g, ' ').trim() || 'Video';
+      const provider = url.hostname.replace(/^www\./, '');
+      const card = mk('a', 'rw-video-card');
+      card.setAttribute('href', url.href);
+      card.setAttribute('rel', 'noopener noreferrer');
+      card.setAttribute('aria-label', `${title} (video on ${provider})`);
+      const play = mk('span', 'rw-video-play', '▶');
+      play.setAttribute('aria-hidden', 'true');
+      const text = mk('span', 'rw-video-text');
+      text.append(mk('span', 'rw-video-title', title), mk('span', 'rw-video-provider', provider),
+        mk('span', 'rw-video-url', url.href));
+      card.append(play, text);
+      p.classList.add('rw-video');
+      p.replaceChildren(card);
+    }
+  }
+
   /** Line breaks that only make blank space: none before the first text, at most two in a row. */
   function tidyBreaks(article) {
     const blank = (n) => n && ((n.nodeType === 3 && !n.data.trim()) || n.localName === 'br');
     for (;;) { // leading <br>s (also inside the first paragraph) open a gap above the article
-      const walker = article.ownerDocument.createTreeWalker(article, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+      const walker = article.ownerDocument.createTreeWalker(article, SHOW_NODES);
       let n = walker.nextNode();
       const skip = (x) => (x.nodeType === 3 ? !x.data.trim() : x.localName !== 'br' && x.localName !== 'img');
       while (n && skip(n)) n = walker.nextNode();
@@ -291,5 +373,6 @@
     return true;
   }
 
-  RW.reader = { show, hide, announce, uncovered, isOpen: () => !!host, buildPage, uiDir };
+  RW.reader = { show, hide, announce, uncovered, isOpen: () => !!host, buildPage, uiDir, selection,
+    copyText };
 })();

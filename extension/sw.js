@@ -1,14 +1,15 @@
 // Service worker: commands (toolbar button, keyboard shortcut, context menu), the engine broker (offscreen
 // document), saving files, and the automation hook `self.readwell`.
 import { bytesDataUrl, dataUrl, safeFilename } from './files.js';
-import { fileStem, frontMatter } from './clip.js';
 import { IMAGE_LIMITS, fetchImage, imageFileName, imageUrls, pool, rewriteImages } from './md_images.js';
 import './messages.js';
+import './clip.js';
 
 const { ADDRESSES, listen, send, withTimeout, errorText } = globalThis.__readwell.messages;
+const { fileStem, frontMatter } = globalThis.__readwell.clip;
 
-const CONTENT_FILES = ['messages.js', 'site_roots.js', 'snapshot.js', 'safe_dom.js', 'reader.js', 'overlay.js',
-  'content.js'];
+const CONTENT_FILES = ['messages.js', 'site_roots.js', 'snapshot.js', 'safe_dom.js', 'clip.js', 'reader.js',
+  'overlay.js', 'content.js'];
 const ENGINE_TIMEOUT_MS = 90000;
 const OFFSCREEN_CREATE_TIMEOUT_MS = 15000;
 
@@ -101,20 +102,26 @@ async function overlay(tabId, options = {}) {
   ensureOffscreen().catch(() => {});
   return content(tabId, 'overlay', { options });
 }
-/** Save the article: {format: 'markdown'|'html'|'markdown-images'} → { id, filename, bytes } once the file is
- * on disk ('markdown-images' also: images {total, saved, failed, folder, files}). */
-async function save(tabId, { format = 'markdown' } = {}) {
+/** Save the article: {format: 'markdown'|'html'|'markdown-images'} → { id, filename, bytes } once the file
+ * is on disk ('markdown-images' also: images {total, saved, failed, folder, files}). {selection: true}: only
+ * what is selected on the page, converted by readwell (Obsidian Web Clipper's "clip selection"). */
+async function save(tabId, { format = 'markdown', selection = false } = {}) {
   if (format === 'md') format = 'markdown';
   ensureOffscreen().catch(() => {});
-  const { result, pageMeta } = await content(tabId, 'extract', { options: {} });
-  if (!result.found) throw new Error('readwell: no article found on this page');
+  const { result, pageMeta } = await content(tabId, selection ? 'extract-selection' : 'extract',
+    { options: {} });
+  if (!result.found) {
+    throw new Error(selection ? 'readwell: the selection has no text to save'
+      : 'readwell: no article found on this page');
+  }
   const savedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const { clipFilename } = await chrome.storage.local.get('clipFilename').catch(() => ({}));
-  const stem = fileStem(clipFilename, result, savedAt);
+  const { clipFilename, clipTemplate } = await chrome.storage.local.get(['clipFilename', 'clipTemplate'])
+    .catch(() => ({}));
+  const stem = fileStem(clipFilename, result, savedAt, pageMeta);
   let url, filename;
   let images = null;
   let conflictAction = 'uniquify';
-  const head = frontMatter(result, pageMeta, savedAt);
+  const head = frontMatter(result, pageMeta, savedAt, clipTemplate);
   if (format === 'markdown') {
     url = dataUrl(head + result.markdown, 'text/markdown');
     filename = safeFilename(stem, 'md');
@@ -234,6 +241,7 @@ self.readwell = { extract, reader, save, overlay, stages, warm, status, unload }
 // ---- messages from content scripts ----
 listen(ADDRESSES.sw, {
   'engine-extract': (msg) => offscreen('extract', { snapshot: msg.snapshot, options: msg.options }),
+  'engine-extract-html': (msg) => offscreen('extract-html', { html: msg.html, options: msg.options }),
   save: (msg, sender) => {
     if (!sender.tab) throw new Error('readwell: save is asked from a tab');
     return save(sender.tab.id, { format: msg.format });
@@ -273,11 +281,12 @@ const SAVE_LABEL = { markdown: 'Markdown', 'markdown-images': 'Markdown + images
 /** Run a user command on a tab and tell the user how it went (saves: the summary; failures: the message). */
 async function userAction(tabId, cmd) {
   prewarm('first use');
-  const [kind, arg] = cmd.split(':');
+  const [kind, arg, part] = cmd.split(':');
+  const label = `${part === 'selection' ? 'the selection as ' : ''}${SAVE_LABEL[arg] || arg}`;
   try {
     if (kind === 'save') {
-      await notify(tabId, 'busy', `Saving ${SAVE_LABEL[arg] || arg}…`);
-      const info = await save(tabId, { format: arg });
+      await notify(tabId, 'busy', `Saving ${label}…`);
+      const info = await save(tabId, { format: arg, selection: part === 'selection' });
       return notify(tabId, 'ok', info.summary);
     }
     const got = await (kind === 'overlay' ? overlay(tabId) : reader(tabId));
@@ -285,7 +294,7 @@ async function userAction(tabId, cmd) {
     return got;
   } catch (err) {
     report(err);
-    const what = kind === 'save' ? `Saving ${SAVE_LABEL[arg] || arg} failed`
+    const what = kind === 'save' ? `Saving ${label} failed`
       : `${kind === 'overlay' ? 'Debug overlay' : 'Reader view'} failed`;
     return notify(tabId, 'error', `${what}: ${errorText(err).replace(/^readwell: /, '')}`);
   }
@@ -311,11 +320,13 @@ chrome.runtime.onInstalled.addListener(() => {
       contexts });
     chrome.contextMenus.create({ id: 'readwell-save-html', title: 'Save article as HTML', contexts });
     chrome.contextMenus.create({ id: 'readwell-overlay', title: 'Debug overlay', contexts });
+    chrome.contextMenus.create({ id: 'readwell-save-selection', title: 'Save selection as Markdown',
+      contexts: ['selection'] });
   });
 });
 const MENU = { 'readwell-reader': 'reader', 'readwell-save-md': 'save:markdown',
   'readwell-save-md-images': 'save:markdown-images', 'readwell-save-html': 'save:html',
-  'readwell-overlay': 'overlay' };
+  'readwell-overlay': 'overlay', 'readwell-save-selection': 'save:markdown:selection' };
 chrome.contextMenus.onClicked.addListener((info, tab) => {
   if (tab && MENU[info.menuItemId]) userAction(tab.id, MENU[info.menuItemId]);
 });
