@@ -271,6 +271,29 @@ def test_sources_order(head: str, field: str, value: str | None) -> None:
         ("<p>x<span data-tex='a<b'></span></p>", "x$a\\lt b$", "xa<b"),
         ("<pre><code class='language-py'>a ``` b</code></pre>", "````py\na ``` b\n````", "a ``` b"),
         ("<p>a<br>b</p><hr><p>c</p>", "a\\\nb\n\n---\n\nc", "a\nb\n\nc"),
+        # a video player's paragraph: a link line in Markdown, nothing in the running prose, in every context
+        (
+            "<p>a</p><p data-embed='video'><a href='https://v.example/1'>Clip [x]</a></p>",
+            "a\n\n[▶ Clip \\[x\\]](https://v.example/1)",
+            "a",
+        ),
+        (
+            "<table><tr><td>a <span><p data-embed='video'><a href='https://v.example/1'>Clip</a></p></span></td>"
+            "<td><i><p data-embed='video'><a href='https://v.example/2'>Two</a></p></i></td></tr></table>",
+            "| a [▶ Clip](https://v.example/1) | *[▶ Two](https://v.example/2)* |\n| --- | --- |",
+            "a",  # a trailing empty cell is stripped with the line
+        ),
+        (
+            "<ul><li>x <p data-embed='video'><a href='https://v.example/1'>Clip</a></p></li></ul>",
+            "- x\n\n  [▶ Clip](https://v.example/1)",
+            "x",
+        ),
+        (
+            "<blockquote><p data-embed='video'><a href='https://v.example/1'>Clip</a></p></blockquote>",
+            "> [▶ Clip](https://v.example/1)",
+            "",
+        ),
+        ("<p>b</p><p data-embed='video'><a>No link</a></p>", "b", "b"),
     ],
 )
 def test_render_markdown_and_text(body: str, markdown: str, text: str) -> None:

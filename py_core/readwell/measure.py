@@ -9,8 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .dom import NON_TEXT, Element, Text
+from .dom import INTERNAL_ATTR_PREFIX, NON_TEXT, Element, Text
 from .textstats import clause_marks, text_units
+
+# Our mark on the paragraph standing for a video player while the stages run (``video``): ``data-readwell-*``
+# cannot come from the page (every parser drops it), so measures and the sanitizer can trust it. The
+# sanitizer writes the public ``data-embed="video"`` from it and drops a page-written ``data-embed``.
+VIDEO_MARK = INTERNAL_ATTR_PREFIX + "embed"
 
 
 @dataclass(slots=True)
@@ -24,6 +29,7 @@ class Stat:
     inputs: int = 0
     headings: int = 0
     embeds: int = 0
+    videos: int = 0  # video players already turned into a link paragraph (normalize_structures)
 
     @property
     def link_density(self) -> float:
@@ -92,6 +98,9 @@ def stat_of(el: Element, stats: dict[int, Stat]) -> Stat:
     s = Stat()
     if el.tag in NON_TEXT:
         return s  # code, not text: contributes nothing to its ancestors
+    if el.attrs.get(VIDEO_MARK) == "video":
+        s.videos = 1  # a player, not text: its title link must not read as a link list to its wrapper
+        return s
     in_link = el.tag == "a" and bool(el.attrs.get("href"))
     for c in el.children:
         if isinstance(c, Text):
@@ -110,6 +119,7 @@ def stat_of(el: Element, stats: dict[int, Stat]) -> Stat:
             s.inputs += cs.inputs
             s.headings += cs.headings
             s.embeds += cs.embeds
+            s.videos += cs.videos
             if in_link:
                 # nested links count once: the whole child text is link text
                 s.link_units += cs.units * (0.3 if el.attrs["href"].startswith("#") else 1.0)

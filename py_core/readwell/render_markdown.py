@@ -101,6 +101,8 @@ class Markdown:
             return self.escape(WS.sub(" ", node.data))
         if node.get("data-tex"):
             return self.math(node.get("data-tex"), node.get("data-display") == "block")
+        if node.get("data-embed") == "video":
+            return self.video_link(node)
         if node.get("data-footnote-ref"):
             return self.footnote_ref(_LABEL_JUNK.sub("", node.get("data-footnote-ref")) or "1")
         handler = self._inline.get(node.tag)
@@ -146,6 +148,14 @@ class Markdown:
         if not label:
             return ""
         return f"[{label}]({esc_url(href)}{_title_of(el)})"
+
+    def video_link(self, el: Element) -> str:
+        """A video paragraph (``<p data-embed="video"><a href>TITLE</a></p>``): ``[▶ TITLE](URL)``."""
+        a = el.find("a")
+        label = self.inline_text(a) if a is not None else ""
+        if a is None or not a.get("href") or not label:
+            return ""
+        return f"[▶ {label}]({esc_url(a.get('href'))})"
 
     def strong(self, el: Element) -> str:
         return _wrap(self.inner(el), "**")
@@ -195,6 +205,9 @@ class Markdown:
     def block(self, el: Element) -> list[str]:
         if el.get("data-display") == "block" and el.get("data-tex"):
             return [self.math_block(el.get("data-tex"))]
+        if el.get("data-embed") == "video":
+            text = self.video_link(el)
+            return [text] if text else []
         handler = self._blocks.get(el.tag)
         return handler(el) if handler is not None else self.blocks(el)
 
@@ -340,8 +353,9 @@ class Markdown:
 
 
 class PlainText(Markdown):
-    """The running prose as plain text: no inline markup (links, emphasis and code are their text), no media,
-    no captions, no rules; lists, quotes and footnotes are their text; tables are tab-separated rows."""
+    """The running prose as plain text: no inline markup (links, emphasis and code are their text), no media
+    (video links included), no captions, no rules; lists, quotes and footnotes are their text; tables are
+    tab-separated rows."""
 
     INLINE: ClassVar[dict[str, str]] = {"br": "hard_break", "img": "image"}
 
@@ -359,6 +373,9 @@ class PlainText(Markdown):
 
     def image(self, el: Element) -> str:
         return ""
+
+    def video_link(self, el: Element) -> str:
+        return ""  # a player is media: its title is not the article's prose (Markdown and HTML keep the link)
 
     def paragraph(self, text: str) -> str:
         return text

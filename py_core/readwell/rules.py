@@ -661,3 +661,117 @@ def tokens_of(value: str) -> frozenset[str]:
             _TOKENS_MEMO.clear()
         _TOKENS_MEMO[value] = found
     return found
+
+
+# --- embedded video players (normalize_structures.normalize_embeds, video.watch_url) ------------------------
+@dataclass(frozen=True)
+class VideoProvider:
+    """A video host whose embedded player has a public watch page.
+
+    ``host`` matches the player URL's host name; ``path`` (matched on the path, or on ``query`` when that is
+    set: the name of the query parameter holding the id) captures the video id; ``watch`` is the watch-page
+    URL with ``{id}`` in place. The player URL itself is not what a reader wants: it is a bare player page,
+    often with ``autoplay=1`` and tracking parameters, and some (``youtube-nocookie``) show nothing outside
+    an iframe.
+    """
+
+    name: str
+    host: re.Pattern[str]
+    path: re.Pattern[str]
+    watch: str
+    reason: str
+    query: str = ""
+
+
+def _vp(name: str, host: str, path: str, watch: str, reason: str, query: str = "") -> VideoProvider:
+    return VideoProvider(name, re.compile(host, re.I), re.compile(path), watch, reason, query)
+
+
+_ID = r"([\w-]{4,64})"  # video ids are letters, digits, '-' and '_' (no '/', '?', '#', quotes or spaces)
+VIDEO_PROVIDERS: tuple[VideoProvider, ...] = (
+    _vp(
+        "YouTube",
+        r"^(www\.|m\.)?youtube(-nocookie)?\.com$",
+        rf"^/(?:embed|v|e)/{_ID}",
+        "https://www.youtube.com/watch?v={id}",
+        "/embed/ID (iframe) and /v/ID (old Flash object) are players; /watch?v=ID is the video's page",
+    ),
+    _vp(
+        "YouTube",
+        r"^youtu\.be$",
+        rf"^/{_ID}$",
+        "https://www.youtube.com/watch?v={id}",
+        "the short-link host used in some embeds",
+    ),
+    _vp(
+        "Vimeo",
+        r"^player\.vimeo\.com$",
+        r"^/video/(\d{3,15})",
+        "https://vimeo.com/{id}",
+        "player.vimeo.com/video/N is the player; vimeo.com/N is the video's page",
+    ),
+    _vp(
+        "Dailymotion",
+        r"^(www\.)?dailymotion\.com$",
+        rf"^/embed/video/{_ID}",
+        "https://www.dailymotion.com/video/{id}",
+        "/embed/video/ID is the player; /video/ID is the video's page",
+    ),
+    _vp(
+        "Dailymotion",
+        r"^geo\.dailymotion\.com$",
+        "",
+        "https://www.dailymotion.com/video/{id}",
+        "the newer player takes the id as ?video=ID",
+        query="video",
+    ),
+    _vp(
+        "TED",
+        r"^embed\.ted\.com$",
+        r"^/talks/([\w-]{2,200})",
+        "https://www.ted.com/talks/{id}",
+        "embed.ted.com/talks/SLUG is the player; www.ted.com/talks/SLUG is the talk's page",
+    ),
+    _vp(
+        "Twitch",
+        r"^player\.twitch\.tv$",
+        "",
+        "https://www.twitch.tv/videos/{id}",
+        "the player takes a recorded video as ?video=ID (v prefix optional); its page is /videos/ID",
+        query="video",
+    ),
+    _vp(
+        "Streamable",
+        r"^(www\.)?streamable\.com$",
+        rf"^/(?:e|o|s)/{_ID}",
+        "https://streamable.com/{id}",
+        "/e/ID is the player; /ID is the video's page",
+    ),
+    _vp(
+        "Loom",
+        r"^(www\.)?loom\.com$",
+        rf"^/embed/{_ID}",
+        "https://www.loom.com/share/{id}",
+        "/embed/ID is the player; /share/ID is the recording's page",
+    ),
+    _vp(
+        "Bilibili",
+        r"^player\.bilibili\.com$",
+        "",
+        "https://www.bilibili.com/video/{id}",
+        "the player takes the id as ?bvid=BV...; its page is /video/BV...",
+        query="bvid",
+    ),
+)
+# Any other player is recognised by a word of its host or path (``video.example.org/embed/1``,
+# ``example.org/player/1``): linked as it is (http(s) only, autoplay-like parameters removed).
+VIDEO_URL_WORDS = frozenset({"video", "videos", "player", "videoplayer", "vid", "embedvideo"})
+# Query parameters a player page reads as "start playing / muted / looping" on open: never in a link.
+AUTOPLAY_PARAMS = frozenset({"autoplay", "auto_play", "autostart", "auto_start", "muted", "mute", "loop"})
+# A player's title attribute that names the player, not the video (YouTube's embed code writes
+# "YouTube video player" on every video): the figcaption, or "Video", is used instead.
+GENERIC_PLAYER_TITLE = re.compile(
+    r"^\s*(?:(?:youtube|vimeo|dailymotion|twitch|jw|brightcove|html5)\s+)?(?:video\s+|media\s+)?"
+    r"(?:player|embed(?:ded)?(?:\s+(?:video|content|player))?|iframe|frame)\s*$|^\s*(?:embedded\s+)?video\s*$",
+    re.I,
+)

@@ -24,6 +24,7 @@ import bleach
 
 from .context import ALLOWLIST, Context
 from .dom import HTML_NS, MATH_NS, Element, Text
+from .measure import VIDEO_MARK
 from .render_html import strip_controls
 from .textstats import text_units
 from .thresholds import PROSE_MIN_UNITS
@@ -67,6 +68,7 @@ GLOBAL_ATTRS = frozenset(
         "data-footnotes",
         "data-tex",
         "data-display",
+        "data-embed",
     }
 )
 TAG_ATTRS: dict[str, frozenset[str]] = {
@@ -122,6 +124,7 @@ _DATA_VALUES = {
     "data-footnote-ref": re.compile(r"^[\w-]{1,40}$"),
     "data-display": re.compile(r"^(block|inline)$"),
     "data-footnotes": re.compile(r"^1$"),
+    "data-embed": re.compile(r"^video$"),  # a video player's link paragraph (normalize_structures)
 }
 
 
@@ -206,9 +209,13 @@ def sanitize_tree(ctx: Context, root: Element) -> Element:
     for el in root.iter(include_self=False):
         new: dict[str, str] = {}
         for k, v in el.attrs.items():
+            if k.lower() == "data-embed":
+                continue  # only our own mark becomes data-embed (below): a page cannot dress text as a video
             cv = clean_attr(el.tag, k.lower(), strip_controls(v))
             if cv is not None:
                 new[k.lower()] = cv
+        if el.tag == "p" and el.attrs.get(VIDEO_MARK) == "video":
+            new["data-embed"] = "video"
         el.attrs = new
     for node in root.iter_nodes():
         if isinstance(node, Text):

@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 
 from ..context import STRUCTURE, Context
-from ..dom import Element, Text, normalize_space
-from ..rules import tokens_of
+from ..dom import Element, Text, detach, normalize_space
+from ..rules import INLINE_TAGS, tokens_of
+from ..urls import base_url
+from ..video import PLAYER_TAGS, VIDEO_MARK, video_link, video_title
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
 AFTER: tuple[str, ...] = ("select_root",)
@@ -345,8 +347,77 @@ def normalize_figures(ctx: Context, root: Element) -> None:
             ctx.protect(fig, "figure")
 
 
+# Elements a paragraph cannot sit in (a browser's parser splits a <p> in a <p> or a heading, and closes a link
+# in a link early): the video paragraph goes after the outermost of them instead. Other inline elements
+# (<font>, <span>) may hold a paragraph: moving it out of them would move it away from its place in the text.
+_NO_BLOCK_INSIDE = frozenset({"p", "a", "h1", "h2", "h3", "h4", "h5", "h6", "label", "button"})
+_INLINE_CLIMB = INLINE_TAGS | _NO_BLOCK_INSIDE | {"big", "tt"}
+_DECORATIVE_VIDEO = ("autoplay", "loop", "muted")
+MIN_PLAYER_PX = 50  # a player this small in either direction shows nothing a reader could watch
+
+
+def _tiny(el: Element) -> bool:
+    for attr in ("width", "height"):
+        v = el.get(attr).strip().removesuffix("px")
+        if v.isdigit() and int(v) < MIN_PLAYER_PX:
+            return True
+    return False
+
+
+def _figure_caption(el: Element) -> tuple[Element | None, Element | None]:
+    """The figure around ``el`` (up to three levels) and its caption, when the player is its only media."""
+    for a in list(el.ancestors())[:3]:
+        if a.tag == "figure":
+            media = [
+                e for e in a.iter(include_self=False) if e.tag in ("img", "picture", "svg", *PLAYER_TAGS)
+            ]
+            media = [e for e in media if e is not el and not any(x is el for x in e.ancestors())]
+            cap = next((e for e in a.iter(include_self=False) if e.tag == "figcaption"), None)
+            return (a if not media else None), cap
+    return None, None
+
+
+def normalize_embeds(ctx: Context, root: Element) -> None:
+    """Video players become ``<p data-embed="video"><a href=WATCH_URL>TITLE</a></p>`` (see ``video``).
+
+    Skipped: players inside players (the outer one stands for both), tiny ones, decorative background
+    ``<video>`` (autoplaying, muted or looping, without controls) and anything with no safe http(s) link.
+    """
+    base = base_url(ctx.doc, ctx.options.url)
+    players = [e for e in root.iter(include_self=False) if e.tag in PLAYER_TAGS]
+    for el in players:
+        if el.parent is None or any(a.tag in PLAYER_TAGS for a in el.ancestors()) or _tiny(el):
+            continue
+        if el.tag == "video" and "controls" not in el.attrs and any(k in el.attrs for k in _DECORATIVE_VIDEO):
+            continue
+        href = video_link(el, base)
+        if href is None:
+            continue
+        figure, caption = _figure_caption(el)
+        own = video_title(el, None)
+        title = own if own != "Video" else video_title(el, caption)
+        para = ctx.new_element("p", {VIDEO_MARK: "video"})
+        link = ctx.new_element("a", {"href": href})
+        link.append(ctx.new_text(title))
+        para.append(link)
+        ctx.protect(para, "video")
+        whole = figure is not None and own == "Video" and caption is not None
+        old = figure if whole and figure is not None else el
+        ctx.replace(old, para, STRUCTURE, f"{el.tag}:video", f"video player kept as a link to {href}")
+        outer = None
+        for a in para.ancestors():
+            if a is root or a.tag not in _INLINE_CLIMB:
+                break
+            if a.tag in _NO_BLOCK_INSIDE:
+                outer = a
+        if outer is not None and outer.parent is not None:
+            detach(para)
+            outer.parent.insert(outer.index_in_parent() + 1, para)
+
+
 def run(ctx: Context) -> None:
     root = ctx.root or ctx.doc.body
+    normalize_embeds(ctx, root)
     normalize_code(ctx, root)
     normalize_math(ctx, root)
     normalize_footnotes(ctx, root)

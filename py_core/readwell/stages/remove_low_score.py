@@ -71,7 +71,7 @@ def teaser_group(el: Element, stats: dict[int, Stat]) -> str | None:
 
 def verdict(el: Element, st: Stat, root_units: int) -> str | None:
     """A reason to remove ``el`` or None. Each branch names the signal in words for the log."""
-    if st.units == 0 and st.images == 0 and st.embeds == 0:
+    if st.units == 0 and st.images == 0 and st.embeds == 0 and st.videos == 0:
         if el.tag in ("div", "section", "span", "aside", "header", "footer", "ul", "ol", "dl", "form"):
             return "empty block"
         return None
@@ -155,6 +155,7 @@ def run(ctx: Context) -> None:
                 s.list_items -= st.list_items
                 s.inputs -= st.inputs
                 s.embeds -= st.embeds
+                s.videos -= st.videos
                 s.headings -= st.headings
                 if anc is root:
                     break
