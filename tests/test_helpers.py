@@ -300,3 +300,28 @@ def test_render_markdown_and_text(body: str, markdown: str, text: str) -> None:
     root = parse_html(f"<html><body><div>{body}</div></body></html>").body
     assert to_markdown(root) == markdown + "\n"
     assert to_text(root) == text
+
+
+@pytest.mark.parametrize(
+    ("mathml", "tex"),
+    [
+        ("<mi>x</mi><mo>+</mo><mn>1</mn>", "x+1"),
+        ("<mfrac><mn>1</mn><mrow><mi>x</mi><mo>+</mo><mn>1</mn></mrow></mfrac>", "\\frac{1}{x+1}"),
+        ("<msup><mi>e</mi><mrow><mi>i</mi><mi>π</mi></mrow></msup>", "e^{iπ}"),
+        ("<msubsup><mo>∫</mo><mn>0</mn><mn>1</mn></msubsup>", "∫_{0}^{1}"),
+        ("<mroot><mi>x</mi><mn>3</mn></mroot><msqrt><mi>y</mi></msqrt>", "\\sqrt[3]{x}\\sqrt{y}"),
+        ("<msub><mrow><mi>a</mi><mi>b</mi></mrow><mn>2</mn></msub>", "{ab}_{2}"),
+        ("<mtext>if</mtext><mi>%</mi>", "\\text{if}\\%"),
+        (
+            "<mtable><mtr><mtd><mn>1</mn></mtd><mtd><mn>0</mn></mtd></mtr><mtr><mtd><mn>0</mn></mtd><mtd><mn>1</mn></mtd></mtr></mtable>",
+            "\\begin{matrix}1 & 0 \\\\ 0 & 1\\end{matrix}",
+        ),
+        ("<maction><mi>x</mi></maction>", None),  # not a layout element this mapping knows: the text is used
+    ],
+)
+def test_mathml_to_tex(mathml: str, tex: str | None) -> None:
+    from readwell.mathml_tex import mathml_to_tex
+
+    root = parse_html(f"<html><body><p><math>{mathml}</math></p></body></html>").body
+    math = next(e for e in root.iter() if e.tag == "math")
+    assert mathml_to_tex(math) == tex

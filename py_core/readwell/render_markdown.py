@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import ClassVar
 
 from .dom import Element, Text
+from .mathml_tex import mathml_to_tex
 from .md_escape import (
     WS,
     esc,
@@ -68,6 +69,7 @@ class Markdown:
         "code": "code_span",
         "kbd": "code_span",
         "samp": "code_span",
+        "math": "mathml",
     }
     BLOCKS: ClassVar[dict[str, str]] = {
         **{f"h{n}": "heading" for n in range(1, 7)},
@@ -129,6 +131,11 @@ class Markdown:
 
     def footnote_ref(self, label: str) -> str:
         return f"[^{label}]"
+
+    def mathml(self, el: Element) -> str:
+        """MathML the page gave no TeX for: TeX built from its layout elements, else its text."""
+        tex = mathml_to_tex(el)
+        return self.math(tex, el.get("display") == "block") if tex else self.inner(el)
 
     def hard_break(self, el: Element) -> str:
         return "\\\n"

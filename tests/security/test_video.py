@@ -138,3 +138,27 @@ def test_video_link_survives_the_sanitizer_and_bleach() -> None:
     )
     assert "[▶ Frogs in the pond at dusk](https://www.youtube.com/watch?v=abcDEF12345)" in result.markdown
     assert "Frogs in the pond" not in result.text
+
+
+# --- MathML without TeX: Markdown gets TeX built from the MathML (mathml_tex); token text is page data ---
+@pytest.mark.parametrize(
+    "token",
+    [
+        "[x](javascript:alert(1))",
+        "<img src=x onerror=alert(1)>",
+        "$$ \n\n# heading",
+        "}\\end{matrix}\\href{x}",
+    ],
+    ids=range(4),
+)
+def test_mathml_token_text_cannot_leave_the_formula(token: str) -> None:
+    from readwell.render_html import escape_text
+
+    page = _page(
+        f"<p>The sum is <math><mi>a</mi><mo>+</mo><mtext>{escape_text(token)}</mtext><msup><mi>b</mi>"
+        "<mn>2</mn></msup></math> in words.</p>"
+    )
+    result = checks.check_all(page)
+    line = next(ln for ln in result.markdown.splitlines() if ln.startswith("The sum is"))
+    assert line.startswith("The sum is $a+\\text{") and line.endswith("b^{2}$ in words.")
+    assert "\\href" not in line.replace("\\backslash href", "")

@@ -161,7 +161,37 @@ def _tex_of(el: Element) -> str:
     return ""
 
 
+# MathJax 2 typesets each ``<script type="math/tex" id="MathJax-Element-N">`` into a sibling rendering
+# (``#MathJax-Element-N-Frame``, glyphs as spans, plus a hidden MathML copy) and shows a ``.MathJax_Preview``
+# before it: three copies of one formula. The script is the source; the other two go.
+_MJ2_FRAME_SUFFIX = "-Frame"
+_MJ2_PREVIEW = "MathJax_Preview"
+_WIKI_DISPLAYSTYLE = re.compile(r"^\{\\displaystyle\s*(.*)\}$", re.S)
+
+
+def _alttext_tex(alt: str) -> str:
+    """TeX from a ``<math alttext>``: MediaWiki wraps it in ``{\\displaystyle …}``."""
+    alt = alt.strip()
+    m = _WIKI_DISPLAYSTYLE.match(alt)
+    return (m.group(1) if m else alt).strip()
+
+
+def _drop_mathjax2_copies(ctx: Context, root: Element) -> None:
+    scripts = {
+        s.id for s in root.iter() if s.tag == "script" and s.get("type").startswith("math/tex") and s.id
+    }
+    if not scripts:
+        return
+    for el in [e for e in root.iter(include_self=False) if e.tag != "script"]:
+        if el.parent is None:
+            continue
+        frame = el.id.endswith(_MJ2_FRAME_SUFFIX) and el.id[: -len(_MJ2_FRAME_SUFFIX)] in scripts
+        if frame or _MJ2_PREVIEW in el.classes:
+            ctx.remove(el, STRUCTURE, "mathjax2-copy", "MathJax 2 rendering or preview of a TeX script")
+
+
 def normalize_math(ctx: Context, root: Element) -> None:
+    _drop_mathjax2_copies(ctx, root)
     for k in [e for e in root.iter() if "katex" in e.classes or "katex-display" in e.classes]:
         if k.parent is None or "katex-display" in k.classes and k.find("span") is None:
             continue
@@ -189,6 +219,9 @@ def normalize_math(ctx: Context, root: Element) -> None:
                 "mjx-container",
                 "MathJax rendering replaced by its TeX source",
             )
+        elif inner is not None and m.tag.startswith("mjx-container"):
+            # no TeX: the assistive MathML copy is the formula; the glyph spans beside it would repeat it
+            ctx.replace(m, inner, STRUCTURE, "mjx-container", "MathJax rendering replaced by its MathML")
     for s in [e for e in root.iter() if e.tag == "script" and e.get("type").startswith("math/tex")]:
         if s.parent is not None:
             ctx.replace(
@@ -200,6 +233,12 @@ def normalize_math(ctx: Context, root: Element) -> None:
             )
     for m in [e for e in root.iter() if e.tag == "math" and e.ns == "math"]:
         tex = _tex_of(m)
+        if not tex and m.get("alttext").strip() and "data-tex" not in m.attrs:
+            # TeX given as alttext only: the MathML stays (HTML shows it), Markdown and text use the TeX
+            m.attrs["data-tex"] = _alttext_tex(m.get("alttext"))
+            m.attrs["data-display"] = "block" if m.get("display") == "block" else "inline"
+            ctx.protect(m, "math")
+            continue
         if tex and m.parent is not None and ctx.protected_kind(m.parent) != "math":
             ctx.replace(
                 m,
