@@ -71,3 +71,9 @@ SIBLING_PROSE_UNITS = 80  # an unscored sibling with more text reads as a paragr
 SIBLING_PROSE_LINK_DENSITY = 0.25  # ... if it has few links ...
 SIBLING_PROSE_MARKS = 2  # ... and a couple of clauses (one for a lead <header>)
 STRAY_TEXT_MAX = 25  # loose text beside the article shorter than this is a separator or label
+
+# --- the top of the root (remove_by_pattern.start_lines) ----------------------------------------------------
+START_LINES = 8  # lines read at the top of the root: headline, kicker, byline, date and a standfirst fit
+START_PROSE_UNITS = 200  # the first line this long is the article's prose: the top ends there
+BYLINE_LINE_MAX_WORDS = 8  # words besides the name on a byline line ("By X, AP Business Writer 47 minutes
+# ago" has 6); a sentence naming the author has more ("X, who covers the harbour, wrote from the quay ...")
