@@ -325,3 +325,27 @@ def test_mathml_to_tex(mathml: str, tex: str | None) -> None:
     root = parse_html(f"<html><body><p><math>{mathml}</math></p></body></html>").body
     math = next(e for e in root.iter() if e.tag == "math")
     assert mathml_to_tex(math) == tex
+
+
+# --- remove_low_score: images without a source do not make an image grid ------------------------------------
+_DAY = "Day {n} we sailed along the coast past the lighthouse and anchored in a bay before supper on deck "
+
+
+@pytest.mark.parametrize(
+    ("img", "text_days", "grid"),
+    [
+        ('<img width="64" height="48">', 6, False),  # ASP.NET image controls left empty: nothing shown
+        ('<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">', 6, False),  # placeholders only
+        ('<img src="/media/day.jpg">', 6, True),  # real pictures: a grid, as before
+        ('<img width="64" height="48">', 1, True),  # too little text beside them to be an article's
+    ],
+)
+def test_sourceless_images_are_not_an_image_grid(img: str, text_days: int, grid: bool) -> None:
+    from readwell.measure import measure
+    from readwell.stages.remove_low_score import verdict
+
+    text = "<br>".join(_DAY.format(n=n) for n in range(text_days))
+    root = parse_html(f"<html><body><div id='days'>{text}{img * 8}</div></body></html>").body
+    el = next(e for e in root.iter() if e.id == "days")
+    why = verdict(el, measure(root)[el.nid], 10**6)
+    assert (why is not None and why.startswith("image grid")) is grid

@@ -775,3 +775,17 @@ GENERIC_PLAYER_TITLE = re.compile(
     r"(?:player|embed(?:ded)?(?:\s+(?:video|content|player))?|iframe|frame)\s*$|^\s*(?:embedded\s+)?video\s*$",
     re.I,
 )
+
+# --- a trailing teaser block (remove_by_pattern.remove_trailing_teasers) ------------------------------------
+# The heading of a related-stories block: the whole heading is one of these phrases. Not here, on purpose:
+# "see also", "further reading", "sources", "references", "more information", "similar posts" (an article's
+# own list of links; Wikipedia's "See also" is part of the article).
+TEASER_HEADING = re.compile(
+    r"^(related( (stories|articles|posts|news|coverage|content|links))?|"
+    r"more (stories|news|articles|headlines|coverage)( (from|in|on|about)\b.{0,40})?|"
+    r"more (from|in|on) .{1,40}|also read|read next|"
+    r"you (may|might) also (like|be interested in|enjoy)|recommended( for you| stories| reading)?|"
+    r"(popular|most (popular|read|viewed|shared))( (stories|articles|now|this week|today))?|"
+    r"top stories|latest (news|stories|headlines|articles)|other (stories|news|articles))\s*[:»›]?$",
+    re.I,
+)

@@ -19,6 +19,9 @@ ARTICLE_BODY_WEIGHT = 40  # itemprop=articleBody is the page saying where the ar
 MOST_OF_PAGE = 0.5  # is_unlikely: a block with over half of <body>'s text is a wrapper, whatever its name
 MOST_OF_ROOT_NAMED = 0.6  # remove_by_selector: over 60% of the root is a wrapper (ASP.NET's page-wide <form>)
 MOST_OF_ROOT_SHAPE = 0.5  # remove_low_score: a block with over half of the root's text is the article
+# remove_low_score: a block whose images have no source (they show nothing) is judged on its text, and this
+# much text is an article's (the boxes of sourceless images the development sets keep out have < 200)
+SOURCELESS_IMAGES_TEXT_UNITS = 500
 
 # --- can an element hold the article (signals.is_unlikely, article_holders) ---------------------------------
 ARTICLE_TAG_UNITS = 500  # an <article> with this much text is a landmark its ancestors must not lose
@@ -77,3 +80,8 @@ START_LINES = 8  # lines read at the top of the root: headline, kicker, byline, 
 START_PROSE_UNITS = 200  # the first line this long is the article's prose: the top ends there
 BYLINE_LINE_MAX_WORDS = 8  # words besides the name on a byline line ("By X, AP Business Writer 47 minutes
 # ago" has 6); a sentence naming the author has more ("X, who covers the harbour, wrote from the quay ...")
+
+# --- a trailing teaser block (remove_by_pattern.remove_trailing_teasers) ------------------------------------
+TEASER_TAIL_LINK_DENSITY = 0.6  # what follows the heading is mostly links (headlines), not sentences
+TEASER_TAIL_MIN_LINKS = 2  # a list of headlines, not one "read more" link
+TEASER_TAIL_MAX_SHARE = 0.3  # of the root's text: more is an article section, whatever its heading says

@@ -14,10 +14,17 @@ from ..context import TEXT, Context
 from ..dom import NON_TEXT, Element, Node, Text, normalize_space
 from ..metadata import normalize_date
 from ..metadata.body import body_byline
-from ..rules import BYLINE_TEXT, MAX_PATTERN_BLOCK, TEXT_RULES, Rule
+from ..rules import BYLINE_TEXT, MAX_PATTERN_BLOCK, TEASER_HEADING, TEXT_RULES, Rule
 from ..textstats import BLOCK_TAGS as LAYOUT_BLOCKS
 from ..textstats import text_units
-from ..thresholds import BYLINE_LINE_MAX_WORDS, START_LINES, START_PROSE_UNITS
+from ..thresholds import (
+    BYLINE_LINE_MAX_WORDS,
+    START_LINES,
+    START_PROSE_UNITS,
+    TEASER_TAIL_LINK_DENSITY,
+    TEASER_TAIL_MAX_SHARE,
+    TEASER_TAIL_MIN_LINKS,
+)
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
 AFTER: tuple[str, ...] = ("remove_by_selector",)
@@ -159,6 +166,9 @@ def is_meta_line(text: str, byline: str | None) -> str | None:
 
 def run(ctx: Context) -> None:
     root = ctx.root or ctx.doc.body
+    remove_trailing_teasers(
+        ctx, root
+    )  # first: the heading alone is also a "related" prompt for the rules below
     found: list[tuple[Element, str, str]] = []
     byline = ctx.meta.byline
     seen: dict[str, Element] = {}
@@ -207,6 +217,63 @@ def run(ctx: Context) -> None:
         byline = body_byline(ctx.origin, ctx.origin_element(root.nid))
     if byline:
         remove_byline_line_at_start(ctx, root, byline)
+
+
+_HEADING_LIKE = frozenset({"h2", "h3", "h4", "h5", "h6", "p", "div", "strong", "b", "span", "dt"})
+TEASER_HEADING_MAX_CHARS = 60
+
+
+def _after(el: Element, root: Element) -> list[Node]:
+    """Every node after ``el`` to the end of ``root``: the following siblings of ``el`` and its ancestors."""
+    out: list[Node] = []
+    cur: Element = el
+    while cur is not root and cur.parent is not None:
+        kids = cur.parent.children
+        out.extend(kids[kids.index(cur) + 1 :])
+        cur = cur.parent
+    return out
+
+
+def remove_trailing_teasers(ctx: Context, root: Element) -> None:
+    """A related-stories block closing the root: a heading saying so ("Related stories", "More from X",
+    ``rules.TEASER_HEADING``) followed, to the end of the root, only by links (headlines), removed with
+    the heading. An article's own closing list of sources or references has another heading and stays;
+    so does a closing section with sentences (link density) or a large one (share of the root)."""
+    heads = [
+        e
+        for e in root.iter(include_self=False)
+        if e.tag in _HEADING_LIKE
+        and len(t := _text_within(e, TEASER_HEADING_MAX_CHARS)) <= TEASER_HEADING_MAX_CHARS
+        and TEASER_HEADING.match(t)
+    ]
+    if not heads:
+        return
+    total = text_units(root.text())
+    for head in heads:
+        if head.parent is None:
+            continue
+        tail = _after(head, root)
+        els = [n for n in tail if isinstance(n, Element)]
+        text = " ".join(
+            n.text() if isinstance(n, Element) else n.data for n in tail if isinstance(n, Element | Text)
+        )
+        units = text_units(text)
+        links = [a for e in els for a in e.iter() if a.tag == "a" and a.get("href")]
+        link_units = sum(text_units(a.text()) for a in links)
+        if (
+            units == 0
+            or len(links) < TEASER_TAIL_MIN_LINKS
+            or link_units / units < TEASER_TAIL_LINK_DENSITY
+            or units > TEASER_TAIL_MAX_SHARE * total
+        ):
+            continue
+        ctx.remove(
+            head, TEXT, "trailing-teaser-block", "heading of a related-stories block ending the article"
+        )
+        for n in tail:
+            if n.parent is not None and (isinstance(n, Element) or isinstance(n, Text) and n.data.strip()):
+                ctx.remove(n, TEXT, "trailing-teaser-block", "related-stories links ending the article")
+        return
 
 
 def start_lines(root: Element) -> list[list[Node]]:
@@ -267,21 +334,25 @@ def remove_byline_line_at_start(ctx: Context, root: Element, byline: str) -> Non
         block = next((a for a in texts[0].ancestors() if a is root or a.tag in LAYOUT_BLOCKS), root)
         if all(id(t) in ids for t in block.iter_nodes() if isinstance(t, Text) and t.data.strip()):
             return  # a block of its own: the block rules above judge it
-        for node in line:
-            if node.parent is None:
-                continue
-            top = node
-            while (
-                top.parent is not None
-                and top.parent is not root
-                and top.parent.tag not in LAYOUT_BLOCKS
-                and all(
-                    id(t) in ids for t in top.parent.iter_nodes() if isinstance(t, Text) and t.data.strip()
-                )
-            ):
-                top = top.parent
-            ctx.remove(top, TEXT, "byline-line-at-start", "the byline repeated at the top of the article")
+        _remove_line(ctx, root, line, "byline-line-at-start", "the byline repeated at the top of the article")
         return
+
+
+def _remove_line(ctx: Context, root: Element, line: list[Node], rule: str, reason: str) -> None:
+    """Remove one line of ``start_lines``: its nodes and the inline elements holding only them."""
+    ids = {id(t) for t in line if isinstance(t, Text)}
+    for node in line:
+        if node.parent is None:
+            continue
+        top = node
+        while (
+            top.parent is not None
+            and top.parent is not root
+            and top.parent.tag not in LAYOUT_BLOCKS
+            and all(id(t) in ids for t in top.parent.iter_nodes() if isinstance(t, Text) and t.data.strip())
+        ):
+            top = top.parent
+        ctx.remove(top, TEXT, rule, reason)
 
 
 LEAF_BREAKERS = frozenset(

@@ -14,8 +14,8 @@ from ..dom import Element, normalize_space
 from ..measure import Stat
 from ..rules import PROMO_TEXT, phrase_in_prose, reads_as_prose
 from ..signals import class_weight, match_exact, match_partial
-from ..textstats import led_by_link
-from ..thresholds import MOST_OF_ROOT_SHAPE
+from ..textstats import led_by_link, text_units
+from ..thresholds import MOST_OF_ROOT_SHAPE, SOURCELESS_IMAGES_TEXT_UNITS
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
 AFTER: tuple[str, ...] = ("remove_hidden_and_tiny_media",)
@@ -91,7 +91,8 @@ def verdict(el: Element, st: Stat, root_units: int) -> str | None:
     if st.inputs > max(1, p // 3):
         return f"form-like block ({st.inputs} inputs, {p} paragraphs)"
     if st.images > 1 and p / st.images < 0.5 and el.tag != "figure" and st.units < 200 * st.images:
-        return f"image grid ({st.images} images, {p} paragraphs)"
+        if not shows_no_picture(el):
+            return f"image grid ({st.images} images, {p} paragraphs)"
     if (
         not is_list
         and st.list_items > p + 1
@@ -109,6 +110,18 @@ def verdict(el: Element, st: Stat, root_units: int) -> str | None:
     if st.units < 200 and st.headings == 0 and p <= 1 and PROMO_TEXT.search(normalize_space(el.text())):
         return "promotional teaser text"
     return None
+
+
+def shows_no_picture(el: Element) -> bool:
+    """None of the block's images has a source (lazy images whose loader never ran, placeholders as
+    ``data:`` URIs): they show nothing, so they do not make the block an image grid, and the block is judged
+    on its text; this much text (``SOURCELESS_IMAGES_TEXT_UNITS``) is an article's, e.g. a blog post with
+    many inline images."""
+    for img in el.iter(include_self=False):
+        src = (img.get("src") or img.get("data-src")).strip().lower() if img.tag == "img" else ""
+        if src and not src.startswith("data:"):
+            return False
+    return text_units(el.text()) >= SOURCELESS_IMAGES_TEXT_UNITS  # its text now (stats lag behind removals)
 
 
 def names_boilerplate(el: Element, st: Stat) -> bool:
