@@ -6,6 +6,7 @@ JSONL files. Subprocesses have a 60 s hang guard; nothing asserts wall-clock tim
 
 from __future__ import annotations
 
+import ast
 import gzip
 import hashlib
 import io
@@ -21,7 +22,7 @@ from typing import Any
 import fixturelib
 import pytest
 import readwell
-from readwell.batch import OUTPUT_KEYS, decode, extract_records, options_hash
+from readwell.batch import OUTPUT_KEYS, SPARK_SCHEMA, decode, extract_records, options_hash
 
 FX = fixturelib.FIXTURES
 PAGE = FX / "quality--comments-section.html"
@@ -67,7 +68,8 @@ def test_str_and_bytes_of_the_same_page_give_the_same_record() -> None:
 
 
 def test_options_hash_is_stable_and_follows_the_options() -> None:
-    assert options_hash({}) == options_hash({"deadline_ms": 10_000, "disable": []})
+    assert options_hash({}) == options_hash({"deadline_ms": 60_000, "max_work": 5_000, "disable": []})
+    assert options_hash({}) != options_hash({"max_work": 4_999})
     assert options_hash({"disable": ["callouts", "resolve_urls"]}) == options_hash(
         {"disable": ["resolve_urls", "callouts"]}
     )
@@ -107,6 +109,105 @@ def test_a_record_that_is_not_a_mapping_is_an_error_and_the_next_record_runs() -
 def test_pathological_page_times_out_within_its_deadline() -> None:
     out = one({"id": "wide", "html": WIDE}, deadline_ms=20)
     assert out["status"] == "timeout" and "deadline of 20 ms" in out["error"]
+    assert "wall-clock" in out["error"] and "backstop" in out["error"]  # not the reproducible kind: said so
+    out = one({"id": "wide", "html": WIDE}, max_work=50, deadline_ms=None)
+    assert (out["status"], out["error"]) == ("timeout", "work budget of 50 units passed during parse")
+
+
+def least_budget(html: bytes, order: list[bytes]) -> int:
+    """The smallest max_work under which ``html`` extracts (bisection), after extracting ``order`` first."""
+    list(extract_records([{"html": h} for h in order], deadline_ms=None))
+    lo, hi = 1, 1
+    while one({"html": html}, max_work=hi, deadline_ms=None)["status"] == "timeout":
+        lo, hi = hi + 1, hi * 2
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if one({"html": html}, max_work=mid, deadline_ms=None)["status"] == "timeout":
+            lo = mid + 1
+        else:
+            hi = mid
+    return hi
+
+
+def test_work_budget_is_an_exact_threshold_whatever_the_process_or_history() -> None:
+    """A page needs a fixed number of work units: one fewer times out, on every run, in any process, after
+    any other pages (warm caches), whatever PYTHONHASHSEED: so a budget can never flip between two runs."""
+    page = PAGE.read_bytes()
+    need = least_budget(page, [])
+    assert need > 3
+    assert one({"html": page}, max_work=need - 1, deadline_ms=None)["status"] == "timeout"
+    again = [one({"html": page}, max_work=need, deadline_ms=None) for _ in range(3)]
+    assert {(r["status"], r["text"]) for r in again} == {("ok", readwell.extract(page).text)}
+    script = (
+        "import sys, json; sys.path.insert(0, 'tests'); from test_batch import least_budget, PAGES, PAGE; "
+        "print(least_budget(PAGE.read_bytes(), [p.read_bytes() for p in reversed(PAGES)]))"
+    )
+    for seed in ("1", "4242"):
+        proc = subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=Path(__file__).resolve().parents[1],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        assert int(proc.stdout.split()[-1]) == need
+
+
+def readme_calls() -> dict[str, ast.Call]:
+    """The Ray and Spark one-liners of README "Many pages", parsed: each must be a call chain of Python."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Many pages", 1)[1]
+    lines = {k: next(ln for ln in section.splitlines() if ln.startswith(k)) for k in ("ds.", "df.rdd.")}
+    return {k: ast.parse(v, mode="eval").body for k, v in lines.items()}  # type: ignore[misc]
+
+
+def lambda_of(call: ast.Call, method: str) -> Any:
+    """The lambda given to ``.method(...)`` in the chain ``call``, compiled against the record API."""
+    node: Any = call
+    while not (isinstance(node.func, ast.Attribute) and node.func.attr == method):
+        node = node.func.value
+    fn = ast.Expression(node.args[0])
+    pa = pytest.importorskip("pyarrow")
+    scope = {"extract_records": extract_records, "pa": pa, "Row": SparkRow}
+    return eval(compile(fn, "README.md", "eval"), scope)  # noqa: S307 - our own README's code
+
+
+class SparkRow(dict):  # type: ignore[type-arg]
+    """pyspark.sql.Row's two faces the one-liner uses: ``Row(**d)`` and ``row.asDict()``."""
+
+    def asDict(self) -> dict[str, Any]:  # noqa: N802 - Spark's name
+        return dict(self)
+
+
+def test_readme_ray_and_spark_one_liners_run_against_the_record_api() -> None:
+    calls = readme_calls()
+    pa = pytest.importorskip("pyarrow")
+    pages = [
+        {"id": str(i), "url": f"https://example.org/{i}", "html": p.read_bytes()}
+        for i, p in enumerate(PAGES[:3])
+    ]
+    want = [{k: v for k, v in r.items() if k != "elapsed_ms"} for r in extract_records(pages)]
+
+    ray_batch = lambda_of(calls["ds."], "map_batches")  # Ray Data hands it one Arrow table per batch
+    assert [kw.arg for kw in calls["ds."].keywords] == ["batch_format"]
+    table = ray_batch(pa.Table.from_pylist(pages))
+    assert table.column_names == list(OUTPUT_KEYS)
+    assert [{k: v for k, v in r.items() if k != "elapsed_ms"} for r in table.to_pylist()] == want
+
+    partition = lambda_of(calls["df.rdd."], "mapPartitions")  # Spark hands it an iterator of Rows
+    to_row = lambda_of(calls["df.rdd."], "map")
+    rows = [to_row(d) for d in partition(iter(SparkRow(p) for p in pages))]
+    assert [{k: v for k, v in r.asDict().items() if k != "elapsed_ms"} for r in rows] == want
+    assert ast.unparse(calls["df.rdd."].args[0]) == "SPARK_SCHEMA"
+    assert [c.split()[0] for c in SPARK_SCHEMA.split(", ")] == list(OUTPUT_KEYS)
+    for r in rows:  # every value fits its declared Spark type
+        for col in SPARK_SCHEMA.split(", "):
+            name, kind = col.split()
+            value = r[name]
+            types = {"bigint": int, "double": float, "string": str}[kind]
+            assert value is None or isinstance(value, types), (name, value)
 
 
 def test_a_bug_in_the_core_is_this_records_error(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,18 +6,27 @@ whatever goes wrong with one page (too big, not HTML, undecodable, past its dead
 (``readwell_version``, ``options_hash``) and the exact input (``input_sha256``), so corpus builders can
 deduplicate, rerun and audit. Pure Python like the core: it runs in Pyodide too; the process pool, the
 readers and the progress bar live in ``readwell.batch.runner`` (CPython).
+
+Two runs over the same input write the same records (``elapsed_ms`` aside, the one field that measures the
+machine): the per-page limit is a **work budget** (``max_work``), not a time. The core's deadline checks
+(one every ``deadline.STRIDE`` node operations of the tree builder and the walks, one between stages) are
+counted instead of timed, so a page either always or never exceeds its budget, whatever the machine's load
+or ``-j``. The wall-clock ``deadline_ms`` stays as a backstop for work the checks do not see (a slow C
+parser, a regex); it is set far above any real page's time, and a record it stops says so in its ``error``
+(``wall-clock backstop``): that one outcome depends on the machine, by nature.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import fields
 from typing import Any
 
-from .. import __version__
+from .. import __version__, deadline
 from ..errors import InputError
 from ..extract import extract, make_options
 from ..options import OPTION_NAMES, Options
@@ -26,9 +35,13 @@ from . import decode
 # One page above this many bytes is refused (``too_large``) before parsing: memory, not time, is the limit
 # here (the deadline bounds time); trafilatura's own cap is 20 MB.
 DEFAULT_MAX_BYTES = 10_000_000
-# Per-page deadline for corpora: ~80x the median page on CPython with html5lib; datatrove gives its
+# Per-page work budget, in units of the core's deadline checks (about STRIDE=256 node operations each).
+# MEASURE_BUDGET_NOTE
+DEFAULT_MAX_WORK = 5_000
+# Wall-clock backstop per page, for work the checks cannot count; 6x what the work budget costs at the
+# corpus's median rate, so only a stuck page (or a machine in trouble) meets it. datatrove gives its
 # Trafilatura step 1 s with an lxml parser.
-DEFAULT_DEADLINE_MS = 10_000.0
+DEFAULT_DEADLINE_MS = 60_000.0
 
 STATUSES = ("ok", "empty", "timeout", "too_large", "decode_error", "non_html", "error", "crashed")
 OUTPUT_KEYS = (
@@ -48,7 +61,11 @@ OUTPUT_KEYS = (
     "options_hash",
     "input_sha256",
 )
-BATCH_OPTIONS = frozenset({"max_bytes"})
+# Spark's DDL for the records (``rdd.toDF(SPARK_SCHEMA)``): Spark cannot infer a column that is null in every
+# sampled row (``error`` usually is); ids are strings (JSON ids may mix types).
+_SQL_TYPES = {"word_count": "bigint", "elapsed_ms": "double"}
+SPARK_SCHEMA = ", ".join(f"{k} {_SQL_TYPES.get(k, 'string')}" for k in OUTPUT_KEYS)
+BATCH_OPTIONS = frozenset({"max_bytes", "max_work"})
 _IGNORED = frozenset({"debug"})  # no removal log in records
 
 
@@ -68,7 +85,37 @@ def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
         raise InputError(f"max_bytes must be a positive integer, not {max_bytes!r}")
     out["max_bytes"] = max_bytes
+    max_work = options.get("max_work", DEFAULT_MAX_WORK)  # None: no work budget, the wall clock alone
+    if max_work is not None and (
+        isinstance(max_work, bool) or not isinstance(max_work, int) or max_work <= 0
+    ):
+        raise InputError(f"max_work must be a positive integer or None, not {max_work!r}")
+    out["max_work"] = max_work
     return out
+
+
+class WorkBudget:
+    """The clock a record's ``deadline.Deadline`` reads: work counted, with the wall clock as a backstop.
+
+    Each read is one of the core's deadline checks, and returns the number of checks so far in
+    "milliseconds" (so a Deadline of ``limit_ms = max_work`` expires on check number ``max_work + 1`` after
+    the first). Past the wall-clock ``backstop_ms`` it returns infinity and remembers it did (the record's
+    error names which limit stopped it).
+    """
+
+    __slots__ = ("reads", "wall_expires", "wall_passed")
+
+    def __init__(self, backstop_ms: float | None) -> None:
+        self.reads = 0
+        self.wall_expires = None if backstop_ms is None else time.perf_counter() + backstop_ms / 1000.0
+        self.wall_passed = False
+
+    def __call__(self) -> float:
+        self.reads += 1
+        if self.wall_expires is not None and time.perf_counter() >= self.wall_expires:
+            self.wall_passed = True
+            return math.inf
+        return self.reads / 1000.0
 
 
 def options_hash(options: Mapping[str, Any]) -> str:
@@ -99,8 +146,9 @@ def empty_record(rec_id: Any, url: Any, status: str, error: str | None, opts_has
 def extract_records(records: Iterable[Mapping[str, Any]], **options: Any) -> Iterator[dict[str, Any]]:
     """One output dict per input ``{id, url, html (str|bytes), charset?, date?, content_type?}``, in order.
 
-    Options are those of ``readwell.extract`` (``deadline_ms`` defaults to 10 s here, None for none) plus
-    ``max_bytes``. Invalid options raise ``InputError`` before the first record.
+    Options are those of ``readwell.extract`` (``deadline_ms``, the wall-clock backstop, defaults to 60 s
+    here, None for none) plus ``max_bytes`` and ``max_work`` (the work budget, see the module doc; None for
+    none). Invalid options raise ``InputError`` before the first record.
     """
     opts = normalize_options(options)
     digest = options_hash(opts)
@@ -159,10 +207,17 @@ def _extract(rec: Mapping[str, Any], opts: Mapping[str, Any], digest: str) -> di
             return fail("decode_error", f"{share:.0%} undecodable characters as {codec}")
     if "<" not in text[:65536]:
         return fail("non_html", "no markup in the first 64 KiB")
-    result = extract(text, url=url, **_extract_options(opts))
+    budget = WorkBudget(opts["deadline_ms"]) if opts["max_work"] is not None else None
+    with deadline.started(opts["max_work"] if budget else None, clock=budget):  # extract keeps it running
+        result = extract(text, url=url, **_extract_options(opts))
     if result.status == "timeout":
         stage = result.timeout["stage"] if result.timeout else "?"
-        return fail("timeout", f"deadline of {opts['deadline_ms']:g} ms passed during {stage}")
+        if budget is not None and not budget.wall_passed:
+            return fail("timeout", f"work budget of {opts['max_work']} units passed during {stage}")
+        backstop = " (the backstop: depends on the machine's load)" if budget else ""
+        return fail(
+            "timeout", f"wall-clock deadline of {opts['deadline_ms']:g} ms{backstop} passed during {stage}"
+        )
     base.update(
         status=result.status,
         title=result.title,
@@ -176,4 +231,12 @@ def _extract(rec: Mapping[str, Any], opts: Mapping[str, Any], digest: str) -> di
     return base
 
 
-__all__ = ["DEFAULT_DEADLINE_MS", "DEFAULT_MAX_BYTES", "STATUSES", "extract_records", "options_hash"]
+__all__ = [
+    "DEFAULT_DEADLINE_MS",
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_WORK",
+    "SPARK_SCHEMA",
+    "STATUSES",
+    "extract_records",
+    "options_hash",
+]

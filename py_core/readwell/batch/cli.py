@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import Any
 
-from . import DEFAULT_DEADLINE_MS, DEFAULT_MAX_BYTES
+from . import DEFAULT_DEADLINE_MS, DEFAULT_MAX_BYTES, DEFAULT_MAX_WORK
 
 
 def add_parser(sub: Any) -> None:
@@ -24,7 +24,15 @@ def add_parser(sub: Any) -> None:
         type=int,
         default=DEFAULT_DEADLINE_MS,
         metavar="MS",
-        help=f"per-page deadline in ms, as for extract (default {DEFAULT_DEADLINE_MS}; 0 disables it)",
+        help=f"per-page wall-clock backstop in ms (default {DEFAULT_DEADLINE_MS:g}; 0 disables it)",
+    )
+    b.add_argument(
+        "--max-work",
+        type=int,
+        default=DEFAULT_MAX_WORK,
+        metavar="N",
+        help=f"per-page work budget in deadline checks: the same pages time out on every run "
+        f"(default {DEFAULT_MAX_WORK}; 0 disables it)",
     )
     b.add_argument(
         "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="larger pages are too_large (default 10 MB)"
@@ -44,6 +52,7 @@ def cmd_batch(a: argparse.Namespace) -> int:
     options = {
         "deadline_ms": a.timeout if a.timeout else None,
         "max_bytes": a.max_bytes,
+        "max_work": a.max_work if a.max_work else None,
         "selector": a.selector,
         "disable": a.disable,
         "front_matter": a.front_matter,
