@@ -36,7 +36,8 @@ from . import decode
 # here (the deadline bounds time); trafilatura's own cap is 20 MB.
 DEFAULT_MAX_BYTES = 10_000_000
 # Per-page work budget, in units of the core's deadline checks (about STRIDE=256 node operations each).
-# MEASURE_BUDGET_NOTE
+# Measured on the 1,560 development pages (2026-11-30): the most any page needs is 1,165 units (median 60),
+# so 5,000 leaves 4x headroom; at the corpus's median 0.29 units/ms on a 2-core machine that is ~17 s.
 DEFAULT_MAX_WORK = 5_000
 # Wall-clock backstop per page, for work the checks cannot count; 6x what the work budget costs at the
 # corpus's median rate, so only a stuck page (or a machine in trouble) meets it. datatrove gives its
