@@ -12,7 +12,7 @@ const SERVICE_WORKER = ['sw.js', 'files.js', 'md_images.js'].map((f) => `extensi
 
 // The edge handler's runtime-neutral files (workerd, Deno, Node, Bun): only what all of them have; the workerd
 // entry also has the worker globals (addEventListener), Deno's declares its Deno global itself.
-const EDGE_NEUTRAL = ['adapters.mjs', 'engine.mjs', 'handler.mjs'].map((f) => `build_scripts/edge/${f}`);
+const EDGE_NEUTRAL = ['adapters.mjs', 'engine.mjs', 'fetch_guard.mjs', 'handler.mjs'].map((f) => `build_scripts/edge/${f}`);
 const EDGE_WORKER = ['worker.mjs', 'deno.mjs'].map((f) => `build_scripts/edge/${f}`);
 
 export default [

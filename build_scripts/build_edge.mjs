@@ -16,7 +16,7 @@ import { adapterBytes, signaturesIn } from './edge/adapters.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
-const SOURCES = ['adapters.mjs', 'engine.mjs', 'handler.mjs', 'worker.mjs', 'deno.mjs', 'node.mjs', 'readwell_edge.py'];
+const SOURCES = ['adapters.mjs', 'engine.mjs', 'fetch_guard.mjs', 'handler.mjs', 'worker.mjs', 'deno.mjs', 'node.mjs', 'readwell_edge.py'];
 const PYODIDE = ['pyodide/pyodide.mjs', 'pyodide/pyodide.asm.mjs', 'pyodide/pyodide.asm.wasm', 'pyodide/python_stdlib.zip'];
 const ENGINE = ['loader.mjs', 'manifest.json', 'pyodide-lock.json', 'site-packages.zip'];
 // workerd exposes a Node-like `process` by default from some date after 2026-06-01 (2026-11-01 has it): Pyodide
@@ -38,19 +38,26 @@ function parseArgs(argv) {
 
 const capnpString = (s) => JSON.stringify(s);
 
-function workerdConfig(modules) {
+const ENV = ['READWELL_TOKEN', 'READWELL_MAX_BODY', 'READWELL_DEADLINE_MS', 'READWELL_QUEUE', 'READWELL_ALLOW_PRIVATE'];
+
+// allow: the address classes workerd's network service lets fetch() connect to, checked on the addresses a
+// name RESOLVES to (what fetch_guard.mjs cannot see): ["public"] in workerd.capnp; workerd-private.capnp
+// also allows private and local addresses, for pages on the operator's own network (and the tests).
+function workerdConfig(modules, allow) {
   const lines = modules.map(({ name, type }) => `    (name = ${capnpString(name)}, ${type} = embed ${capnpString(name)}),`);
   return `# workerd configuration for the Readwell edge handler (written by build_scripts/build_edge.mjs).
 #   npx workerd serve build/edge/workerd.capnp [--socket-addr http=127.0.0.1:8787]
-# nodejs_compat stays off (with it Pyodide would take its Node path); every outbound request goes to a
-# worker that refuses it, so nothing leaves the machine. Environment: READWELL_TOKEN (require a bearer token),
-# READWELL_MAX_BODY (bytes, default 10 MiB), READWELL_DEADLINE_MS (default 30000).
+# nodejs_compat stays off (with it Pyodide would take its Node path). Outbound requests (GET /extract?url=)
+# go through the network service "internet", which connects only to ${allow.join(', ')} addresses, after DNS
+# resolution (the check the handler cannot make itself). Environment: READWELL_TOKEN (require a bearer
+# token), READWELL_MAX_BODY (bytes, default 10 MiB), READWELL_DEADLINE_MS (default 30000), READWELL_QUEUE
+# (requests waiting, default 4), READWELL_ALLOW_PRIVATE (1: the handler lets URLs name private hosts).
 using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
   services = [
     (name = "readwell", worker = .readwell),
-    (name = "refuse", worker = .refuse),
+    (name = "internet", network = (allow = [${allow.map(capnpString).join(', ')}], tlsOptions = (trustBrowserCas = true))),
   ],
   sockets = [(name = "http", address = "127.0.0.1:8787", http = (), service = "readwell")],
 );
@@ -60,17 +67,10 @@ const readwell :Workerd.Worker = (
 ${lines.join('\n')}
   ],
   bindings = [
-    (name = "READWELL_TOKEN", fromEnvironment = "READWELL_TOKEN"),
-    (name = "READWELL_MAX_BODY", fromEnvironment = "READWELL_MAX_BODY"),
-    (name = "READWELL_DEADLINE_MS", fromEnvironment = "READWELL_DEADLINE_MS"),
+${ENV.map((n) => `    (name = "${n}", fromEnvironment = "${n}"),`).join('\n')}
   ],
   compatibilityDate = "${COMPAT_DATE}",
-  globalOutbound = "refuse",
-);
-
-const refuse :Workerd.Worker = (
-  modules = [(name = "refuse.mjs", esModule = "export default { fetch() { return new Response('readwell edge: no outbound requests', { status: 403 }); } };")],
-  compatibilityDate = "${COMPAT_DATE}",
+  globalOutbound = "internet",
 );
 `;
 }
@@ -129,19 +129,20 @@ function main() {
   fs.writeFileSync(path.join(stage, 'assets.mjs'), assetsModule([...data, ...text], sigs));
   const modules = [
     { name: 'worker.mjs', type: 'esModule' },
-    ...['assets.mjs', 'adapters.mjs', 'engine.mjs', 'handler.mjs', 'loader.mjs', 'pyodide/pyodide.mjs', 'pyodide/pyodide.asm.mjs'].map((name) => ({ name, type: 'esModule' })),
+    ...['assets.mjs', 'adapters.mjs', 'engine.mjs', 'fetch_guard.mjs', 'handler.mjs', 'loader.mjs', 'pyodide/pyodide.mjs', 'pyodide/pyodide.asm.mjs'].map((name) => ({ name, type: 'esModule' })),
     { name: 'pyodide/pyodide.asm.wasm', type: 'wasm' },
     ...sigs.map((s) => ({ name: `adapters/${s}.wasm`, type: 'wasm' })),
     ...data.map((name) => ({ name, type: 'data' })),
     ...text.map((name) => ({ name, type: 'text' })),
   ];
-  fs.writeFileSync(path.join(stage, 'workerd.capnp'), workerdConfig(modules));
+  fs.writeFileSync(path.join(stage, 'workerd.capnp'), workerdConfig(modules, ['public']));
+  fs.writeFileSync(path.join(stage, 'workerd-private.capnp'), workerdConfig(modules, ['public', 'private', 'local']));
   fs.writeFileSync(
     path.join(stage, 'deno.json'),
     JSON.stringify(
       {
         tasks: {
-          serve: 'deno serve --allow-read=. --allow-env=READWELL_TOKEN,READWELL_MAX_BODY,READWELL_DEADLINE_MS --host 127.0.0.1 --port 8788 deno.mjs',
+          serve: `deno serve --allow-read=. --allow-net --allow-env=${ENV.join(',')} --host 127.0.0.1 --port 8788 deno.mjs`,
         },
       },
       null,

@@ -37,6 +37,13 @@ START_TIMEOUT = 120  # hang guards only
 REQUEST_TIMEOUT = 120
 RUNTIMES = ("workerd", "node", "deno")
 IGNORED_KEYS = frozenset({"timings"})
+EDGE_ENV = (
+    "READWELL_TOKEN",
+    "READWELL_MAX_BODY",
+    "READWELL_DEADLINE_MS",
+    "READWELL_QUEUE",
+    "READWELL_ALLOW_PRIVATE",
+)
 
 pytestmark = pytest.mark.node
 
@@ -95,22 +102,26 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def start(edge_dir: Path, runtime: str, tmp: Path, **env: str) -> Iterator[Edge]:
-    """Start the handler in `runtime` on a free port of 127.0.0.1; stop it (SIGTERM) afterwards."""
+def start(
+    edge_dir: Path, runtime: str, tmp: Path, capnp: str = "workerd.capnp", **env: str
+) -> Iterator[Edge]:
+    """Start the handler in `runtime` on a free port of 127.0.0.1; stop it (SIGTERM) afterwards. `capnp`:
+    workerd's configuration (workerd-private.capnp lets its network service reach 127.0.0.1)."""
     port = _free_port()
     if runtime == "workerd":
         _need(WORKERD, "workerd (npm devDependency)")
         cmd = [
             str(WORKERD),
             "serve",
-            str(edge_dir / "workerd.capnp"),
+            str(edge_dir / capnp),
             "--socket-addr",
             f"http=127.0.0.1:{port}",
         ]
     elif runtime == "deno":
         _need(DENO, "deno (npm devDependency)")
-        allow_env = "--allow-env=READWELL_TOKEN,READWELL_MAX_BODY,READWELL_DEADLINE_MS"
-        cmd = [str(DENO), "serve", "--allow-read=.", allow_env, "--host", "127.0.0.1", "--port", str(port)]
+        allow_env = "--allow-env=" + ",".join(EDGE_ENV)
+        cmd = [str(DENO), "serve", "--allow-read=.", "--allow-net", allow_env, "--host", "127.0.0.1"]
+        cmd += ["--port", str(port)]
         cmd.append("deno.mjs")
     else:
         cmd = [str(NODE), str(edge_dir / "node.mjs"), "--port", str(port)]
@@ -264,12 +275,52 @@ def test_bad_requests_get_serve_errors(edge: Edge) -> None:
     assert status == 400 and json.loads(raw)["error"] == "GET /extract needs ?url="
 
 
-def test_url_fetching_is_refused_with_501(edge: Edge) -> None:
-    """No SSRF-safe fetching on the edge (no resolver to check addresses with): refused, never tried."""
-    status, data = edge.json("GET", "/extract?url=http%3A%2F%2F127.0.0.1%3A1%2F")
-    assert status == 501 and "does not fetch" in data["error"]
-    status, data = edge.json("POST", "/extract", {"url": "http://169.254.169.254/latest/"})
-    assert status == 501 and data["status"] == 501
+# URLs the handler must refuse before any connection, each spelling of each class (readwell.fetch's list).
+REFUSED_URLS = [
+    ("http://127.0.0.1:1/", "loopback"),
+    ("http://2130706433/", "loopback"),  # decimal
+    ("http://0177.0.0.1/", "loopback"),  # octal
+    ("http://0x7f.1/", "loopback"),  # hex, short form
+    ("http://127.1/", "loopback"),
+    ("http://[::1]/", "loopback"),
+    ("http://[::ffff:127.0.0.1]/", "loopback IPv4 127.0.0.1 inside IPv6"),
+    ("http://[64:ff9b::7f00:1]/", "loopback IPv4 127.0.0.1 inside IPv6"),  # NAT64
+    ("http://[2002:7f00:1::]/", "loopback IPv4 127.0.0.1 inside IPv6"),  # 6to4
+    ("http://0.0.0.0/", "unspecified"),
+    ("http://[::]/", "unspecified"),
+    ("http://169.254.169.254/latest/meta-data/", "link-local"),
+    ("http://[fe80::1]/", "link-local"),
+    ("http://10.1.2.3/", "private"),
+    ("http://172.16.0.1/", "private"),
+    ("http://192.168.1.1/", "private"),
+    ("http://[fd00::1]/", "private"),
+    ("http://100.64.0.1/", "shared (carrier-grade NAT)"),
+    ("http://224.0.0.1/", "multicast"),
+    ("http://[ff02::1]/", "multicast"),
+    ("http://240.0.0.1/", "reserved"),
+    ("http://localhost/", "localhost"),
+    ("http://LOCALHOST./", "localhost"),
+    ("http://api.localhost/", ".localhost"),
+    ("http://printer.local/", ".local"),
+    ("http://metadata.google.internal/", ".internal"),
+    ("http://intranet/", "single-label"),
+    ("ftp://example.org/file", "only http(s)"),
+    ("file:///etc/passwd", "only http(s)"),
+    ("http://user:pw@example.org/", "credentials"),
+]
+
+
+def test_url_classes_are_refused_before_any_connection(edge: Edge) -> None:
+    """Every refused class, in every spelling, as GET ?url= and as POST {"url"}: 422, as serve answers."""
+    for url, why in REFUSED_URLS:
+        status, data = edge.json("GET", "/extract?" + urlencode({"url": url}))
+        assert (status, data["status"]) == (422, 422), (url, data)
+        assert why in data["error"], (url, data)
+    status, data = edge.json("POST", "/extract", {"url": "http://[::1]:1/", "options": {"selector": "main"}})
+    assert status == 422 and "loopback" in data["error"]
+    status, data = edge.json("GET", "/extract?url=http%3A%2F%2F127.0.0.1%3A1%2F&no_such_option=1")
+    assert status == 422 and "no_such_option" in data["error"]  # options are checked before any fetch
+    assert edge.json("GET", "/healthz")[1]["busy"] == 0
 
 
 def test_oversized_heads_are_refused(edge: Edge) -> None:
@@ -299,3 +350,252 @@ def test_token_body_limit_and_deadline(tight: Edge) -> None:
     assert status == 504 and "deadline" in json.loads(raw)["error"], raw[:300]
     assert tight.request("GET", "/stages", headers=auth)[0] == 200  # the isolate lives on
     assert tight.json("GET", "/healthz")[1]["unhandled_rejections"] == 0
+
+
+# --- URL fetching with private addresses allowed, and the bounded queue -------------------------------
+
+
+class PageServer:
+    """Pages on 127.0.0.1 for the edge to fetch: /page (a fixture), /redirect (to /page), /slow (answers only
+    once `release` is set: a job that holds the isolate's slot while it downloads)."""
+
+    def __init__(self, page: bytes) -> None:
+        import http.server
+        import threading
+
+        self.release = threading.Event()
+        self.page = page
+        server = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 (http.server API)
+                if self.path == "/redirect":
+                    self.send_response(302)
+                    self.send_header("Location", "/page")
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                if self.path == "/slow":
+                    server.release.wait(timeout=START_TIMEOUT)
+                elif self.path != "/page":
+                    self.send_error(404)
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(server.page)))
+                self.end_headers()
+                self.wfile.write(server.page)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+        self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def close(self) -> None:
+        self.release.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+PAGE_FIXTURE = ROOT / "fixtures" / "core--news-article-basic.html"
+
+
+@pytest.fixture(scope="module")
+def pages() -> Iterator[PageServer]:
+    srv = PageServer(PAGE_FIXTURE.read_bytes())
+    yield srv
+    srv.close()
+
+
+@pytest.fixture(scope="module", params=("workerd", "node"))
+def private(
+    request: pytest.FixtureRequest, edge_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Edge]:
+    """READWELL_ALLOW_PRIVATE=1 and a queue of 1; workerd with the network service that reaches 127.0.0.1."""
+    env = {"READWELL_ALLOW_PRIVATE": "1", "READWELL_QUEUE": "1"}
+    tmp = tmp_path_factory.mktemp("edge-private")
+    with start(edge_dir, request.param, tmp, capnp="workerd-private.capnp", **env) as e:
+        yield e
+
+
+def test_a_127_page_is_fetched_only_when_private_addresses_are_allowed(
+    private: Edge, edge: Edge, pages: PageServer
+) -> None:
+    import readwell
+
+    url = pages.base + "/redirect"  # one redirect hop, re-checked, then /page
+    status, _, raw = private.request("GET", "/extract?" + urlencode({"url": url}))
+    assert status == 200, raw[:300]
+    want = readwell.extract(PAGE_FIXTURE.read_bytes(), url=pages.base + "/page").to_dict()
+    assert strip_ignored(json.loads(raw)) == strip_ignored(json.loads(json.dumps(want, ensure_ascii=False)))
+    status, data = private.json("POST", "/extract", {"url": pages.base + "/page", "options": {"format": "x"}})
+    assert status == 422, data  # a bad option is the client's error, fetched or not
+    status, data = private.json("GET", "/extract?" + urlencode({"url": pages.base + "/missing"}))
+    assert status == 502 and "HTTP 404" in data["error"]
+    status, data = edge.json("GET", "/extract?" + urlencode({"url": url}))  # the default: refused
+    assert status == 422 and "loopback" in data["error"], data
+
+
+def test_queue_full_answers_503_with_retry_after(private: Edge, pages: PageServer) -> None:
+    """One job runs (a URL that answers only when released), one waits (READWELL_QUEUE=1), the next is 503;
+    the state is read from /healthz, never from timing."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def wait_for(key: str, value: int) -> None:
+        for _ in range(START_TIMEOUT * 10):
+            if private.json("GET", "/healthz")[1][key] == value:
+                return
+            time.sleep(0.1)
+        pytest.fail(f"{private.runtime}: /healthz never showed {key}={value}")
+
+    private.json("GET", "/stages")  # the engine is loaded before the queue is measured
+    pages.release.clear()
+    with ThreadPoolExecutor(2) as pool:
+        try:
+            slow = pool.submit(private.request, "GET", "/extract?" + urlencode({"url": pages.base + "/slow"}))
+            wait_for("busy", 1)
+            queued = pool.submit(private.request, "POST", "/extract", PAGE_FIXTURE.read_bytes())
+            wait_for("queued", 1)
+            status, headers, raw = private.request("POST", "/extract", b"<p>x</p>")
+            assert (status, headers.get("retry-after")) == (503, "1"), raw
+            assert raw == serve_error(503, "too many requests in progress; retry shortly")
+        finally:
+            pages.release.set()
+        assert slow.result()[0] == 200 and queued.result()[0] == 200
+    health = private.json("GET", "/healthz")[1]
+    assert (health["busy"], health["queued"], health["capacity"]) == (0, 0, 2)
+
+
+def test_workerd_network_refuses_private_addresses_the_handler_let_through(
+    edge_dir: Path, tmp_path: Path, pages: PageServer
+) -> None:
+    """The default workerd.capnp connects to public addresses only, after DNS resolution: with the handler's
+    own checks off (READWELL_ALLOW_PRIVATE=1), 127.0.0.1 and a name resolving to it still fail (502)."""
+    host = socket.gethostname()
+    with start(edge_dir, "workerd", tmp_path, READWELL_ALLOW_PRIVATE="1") as e:
+        for url in (pages.base + "/page", f"http://{host}:{pages.httpd.server_address[1]}/page"):
+            status, data = e.json("GET", "/extract?" + urlencode({"url": url}))
+            assert status == 502 and data["error"].startswith("cannot fetch"), (url, data)
+    if not ipaddress_of(host).is_loopback:
+        pytest.skip(f"{host} does not resolve to a loopback address here; only the 127.0.0.1 URL was checked")
+
+
+def ipaddress_of(host: str) -> Any:
+    import ipaddress
+
+    return ipaddress.ip_address(socket.gethostbyname(host))
+
+
+# --- fetch_guard.mjs on its own (Node): classes as readwell.fetch, redirects, caps -----------------------
+
+
+# Addresses on both sides of every class boundary readwell.fetch knows, IPv4 inside IPv6 included.
+GUARD_HOSTS = [
+    "0.0.0.0",
+    "0.255.255.255",
+    "1.0.0.1",
+    "8.8.8.8",
+    "9.255.255.255",
+    "10.0.0.0",
+    "10.255.255.255",
+    "11.0.0.0",
+    "100.63.255.255",
+    "100.64.0.0",
+    "100.127.255.255",
+    "100.128.0.0",
+    "126.255.255.255",
+    "127.0.0.1",
+    "127.255.255.255",
+    "128.0.0.0",
+    "169.253.255.255",
+    "169.254.169.254",
+    "169.255.0.0",
+    "172.15.255.255",
+    "172.16.0.0",
+    "172.31.255.255",
+    "172.32.0.0",
+    "192.0.0.8",
+    "192.0.2.1",
+    "192.168.0.1",
+    "192.169.0.0",
+    "198.17.255.255",
+    "198.18.0.0",
+    "198.19.255.255",
+    "198.20.0.0",
+    "198.51.100.7",
+    "203.0.113.9",
+    "223.255.255.255",
+    "224.0.0.1",
+    "239.255.255.255",
+    "240.0.0.1",
+    "255.255.255.255",
+    "93.184.215.14",
+    "1.1.1.1",
+    "[::]",
+    "[::1]",
+    "[::2]",
+    "[::ffff:7f00:1]",
+    "[::ffff:808:808]",
+    "[::ffff:a00:1]",
+    "[64:ff9b::a00:1]",
+    "[64:ff9b::808:808]",
+    "[2002:7f00:1::]",
+    "[2002:808:808::]",
+    "[2001:0:4136:e378:8000:63bf:3fff:fdd2]",
+    "[2001:db8::1]",
+    "[2001:4860:4860::8888]",
+    "[2606:4700:4700::1111]",
+    "[2a00:1450:4001::1]",
+    "[fe80::1]",
+    "[febf::1]",
+    "[fec0::1]",
+    "[fc00::1]",
+    "[fdff::1]",
+    "[ff02::1]",
+    "[100::1]",
+    "[1fff:ffff::1]",
+    "[4000::1]",
+    "[2001:10::1]",
+]
+
+
+def test_fetch_guard_agrees_with_readwell_fetch_and_rechecks_every_hop(edge_dir: Path) -> None:
+    import ipaddress
+
+    from readwell.fetch import refusal
+
+    assert NODE is not None
+    proc = subprocess.run(
+        [NODE, str(ROOT / "tests" / "edge_guard_check.mjs"), str(edge_dir / "fetch_guard.mjs")],
+        input=json.dumps({"hosts": GUARD_HOSTS}),
+        capture_output=True,
+        text=True,
+        cwd=edge_dir,
+        timeout=REQUEST_TIMEOUT,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout)
+    # Every address readwell.fetch refuses, the edge refuses; it may be stricter only in documented ranges.
+    stricter = {"192.0.0.8", "192.88.99.1"}
+    for host, js in zip(GUARD_HOSTS, out["classes"], strict=True):
+        py = refusal(ipaddress.ip_address(host.strip("[]")))
+        if py is not None:
+            assert js is not None, (host, py)
+        elif host not in stricter:
+            assert js is None, (host, js)
+    assert out["redirect_to_loopback"]["error"] == "FetchRefused"
+    assert "loopback" in out["redirect_to_loopback"]["message"]
+    assert out["redirect_to_loopback"]["hops"] == ["https://example.org/a"]  # never connected to the 2nd hop
+    assert out["redirect_ok"] == {
+        "ok": "https://example.org/b",
+        "bytes": 8,
+        "hops": ["https://example.org/a", "https://example.org/b"],
+    }
+    assert out["too_many"]["error"] == "FetchFailed" and "more than 5 redirects" in out["too_many"]["message"]
+    assert len(out["too_many"]["hops"]) == 6
+    assert out["too_big"]["error"] == "FetchFailed" and "larger than 1000 bytes" in out["too_big"]["message"]
+    assert out["too_slow"]["error"] == "FetchFailed" and "no answer within" in out["too_slow"]["message"]
+    assert out["to_file"]["error"] == "FetchRefused" and "only http(s)" in out["to_file"]["message"]

@@ -3,7 +3,7 @@
 // Node path and reads pyodide/ itself; the other files are read here and passed in.
 /* global Deno */
 import { createEdgeEngine } from './engine.mjs';
-import { createHandler, limitsFrom } from './handler.mjs';
+import { allowPrivateFrom, createHandler, limitsFrom } from './handler.mjs';
 
 const HERE = new URL('.', import.meta.url);
 const FILES = ['manifest.json', 'pyodide-lock.json', 'site-packages.zip', 'snapshot.bin', 'readwell_edge.py'];
@@ -31,5 +31,6 @@ globalThis.addEventListener('unhandledrejection', (event) => {
 export default createHandler(load, {
   token: Deno.env.get('READWELL_TOKEN') || undefined,
   limits: limitsFrom((name) => Deno.env.get(name)),
+  allowPrivate: allowPrivateFrom((name) => Deno.env.get(name)),
   health: () => ({ unhandled_rejections: rejections }),
 });

@@ -9,7 +9,7 @@ import http from 'node:http';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createEdgeEngine } from './engine.mjs';
-import { createHandler, limitsFrom } from './handler.mjs';
+import { allowPrivateFrom, createHandler, limitsFrom } from './handler.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const FILES = ['manifest.json', 'pyodide-lock.json', 'site-packages.zip', 'snapshot.bin', 'readwell_edge.py'];
@@ -62,6 +62,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const handler = createHandler(loadEngine, {
     token: process.env.READWELL_TOKEN || undefined,
     limits: limitsFrom((name) => process.env[name]),
+    allowPrivate: allowPrivateFrom((name) => process.env[name]),
     health: () => ({ unhandled_rejections: rejections }),
   });
   const server = await listen(handler, { host, port: Number(opt('--port', '8788')) });

@@ -3,9 +3,9 @@
 
 The request checks and the extraction with its error statuses are readwell.serve_request's, shared with
 serve's workers (readwell.serve_pool is not imported: multiprocessing costs ~2 s to import in Pyodide).
-Fetching a URL is refused with 501: an edge isolate has no resolver to check addresses against (see
-readwell.fetch), so the SSRF guarantees of ``serve`` could not be kept. The file is written into Pyodide's
-file system when the engine loads; it is not part of the readwell wheel.
+A request that names a URL to fetch comes back as ``[0, {"fetch": url, "options": ...}]``: the JavaScript
+half fetches it (fetch_guard.mjs: Pyodide has no sockets) and hands the bytes to ``extract_fetched``. The
+file is written into Pyodide's file system when the engine loads; it is not part of the readwell wheel.
 """
 
 from __future__ import annotations
@@ -20,11 +20,6 @@ from readwell.serve_request import (
     extraction_answer,
     json_request,
     options_from_query,
-)
-
-NO_FETCH = (
-    "this edge handler does not fetch URLs (no address checks are possible here, so no SSRF protection): "
-    "POST the page's HTML with ?url= or as JSON {html, url}"
 )
 
 
@@ -56,9 +51,43 @@ def stages_json() -> str:
     return json.dumps({"stages": stages}, ensure_ascii=False) + "\n"
 
 
+def fetch_needed(url: str, options: dict[str, Any]) -> str:
+    """The answer that asks the JavaScript half to fetch ``url`` and call ``extract_fetched``."""
+    return json.dumps([0, json.dumps({"fetch": url, "options": options})])
+
+
+def fetch_job(query_json: str) -> str:
+    """GET /extract?url=: the options checked as serve checks them, then a fetch request (or an error)."""
+    try:
+        query = Query(json.loads(query_json))
+        url = query.get("url")
+        if not url:
+            raise HTTPError(400, "GET /extract needs ?url=")
+        return fetch_needed(url, options_from_query(query))
+    except HTTPError as exc:
+        return error(exc.status, exc.message)
+
+
+def extract_fetched(body: Any, content_type: str, url: str, options_json: str, deadline_ms: int) -> str:
+    """A fetched page's bytes (charset from its Content-Type when declared) → JSON ``[status, body]``."""
+    started = time.monotonic()
+    try:
+        from readwell.parse import parse_html
+
+        data = body.to_bytes() if hasattr(body, "to_bytes") else bytes(body)
+        encoding = _declared(content_type)
+        answer = extraction_answer(
+            lambda: parse_html(data, encoding), url, json.loads(options_json), started + deadline_ms / 1000
+        )
+        return json.dumps(list(answer))
+    except HTTPError as exc:
+        return error(exc.status, exc.message)
+
+
 def extract(body: Any, content_type: str, query_json: str, deadline_ms: int) -> str:
     """POST /extract: ``body`` raw HTML (bytes, charset from ``content_type`` if declared) or JSON
-    ``{html | url, options}``. Returns JSON ``[status, body]``; body is the CLI's JSON or an error object."""
+    ``{html | url, options}``. Returns JSON ``[status, body]``; body is the CLI's JSON or an error object,
+    or ``[0, fetch request]`` when the JSON names a URL and no HTML."""
     started = time.monotonic()
     try:
         data = body.to_bytes() if hasattr(body, "to_bytes") else bytes(body)
@@ -73,7 +102,8 @@ def extract(body: Any, content_type: str, query_json: str, deadline_ms: int) -> 
             html, url, options = json_request(data)
             encoding = None
         if html is None:
-            raise HTTPError(501, NO_FETCH)
+            assert url is not None  # json_request refuses a body with neither
+            return fetch_needed(url, options)
         from readwell.parse import parse_html
 
         answer = extraction_answer(

@@ -4,7 +4,7 @@
 // workerd allows no I/O or timers at global scope.
 import { files, wasmModule, adapters } from './assets.mjs';
 import { createEdgeEngine } from './engine.mjs';
-import { createHandler, limitsFrom } from './handler.mjs';
+import { allowPrivateFrom, createHandler, limitsFrom } from './handler.mjs';
 
 let handler = null;
 // A rejection nobody handled (the wart engine.mjs fixes was one) is counted, logged and shown in /healthz.
@@ -20,6 +20,7 @@ export default {
     handler ??= createHandler(() => createEdgeEngine({ files, wasmModule, adapters }), {
       token: env && env.READWELL_TOKEN ? String(env.READWELL_TOKEN) : undefined,
       limits: limitsFrom((name) => env && env[name]),
+      allowPrivate: allowPrivateFrom((name) => env && env[name]),
       health: () => ({ unhandled_rejections: rejections }),
     });
     return handler.fetch(request);
