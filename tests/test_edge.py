@@ -1,10 +1,13 @@
-"""The edge handler (build/edge) over real HTTP on 127.0.0.1 in workerd, Node and Deno: every fixture gives
-the JSON CPython gives, and the routes, limits and errors are those of ``readwell serve``.
+"""The edge handler (build/edge) over real HTTP on 127.0.0.1 in workerd, Node, Deno and Bun: every fixture
+gives the JSON CPython gives, and the routes, limits, errors and URL refusals are those of ``readwell serve``.
 
 workerd is the most constrained runtime (no compiling wasm from bytes, no eval): the engine's wasm arrives as
 a module workerd compiled, and /healthz counts unhandled rejections (the Emscripten adapter wart gave one per
 load before build_edge.mjs precompiled the adapters). Each runtime is started once for this module, plus once
-more with a tiny body limit and deadline for 413 and 504. Speed figures are in benchmarks/edge.py, not here.
+more with a tiny body limit and deadline for 413 and 504, and (workerd, Node, Bun) once with private
+addresses allowed and a queue of 1, for fetching 127.0.0.1 pages and the 503. Bun runs the Node entry.
+Vercel's edge-runtime is not here: it evaluates one classic script, so it needs a bundled build of its own
+(see README "Edge"). Speed figures are in benchmarks/edge.py, not here.
 """
 
 from __future__ import annotations
@@ -32,10 +35,11 @@ FIXTURE_RE = re.compile(rb"^(?:\xef\xbb\xbf)?\s*<!--\s*readwell-fixture:\s*(\{.*
 NODE = shutil.which("node")
 WORKERD = ROOT / "node_modules" / ".bin" / "workerd"
 DENO = ROOT / "node_modules" / ".bin" / "deno"
+BUN = ROOT / "node_modules" / ".bin" / "bun"
 IN_CI = bool(os.environ.get("CI"))
 START_TIMEOUT = 120  # hang guards only
 REQUEST_TIMEOUT = 120
-RUNTIMES = ("workerd", "node", "deno")
+RUNTIMES = ("workerd", "node", "deno", "bun")
 IGNORED_KEYS = frozenset({"timings"})
 EDGE_ENV = (
     "READWELL_TOKEN",
@@ -123,6 +127,9 @@ def start(
         cmd = [str(DENO), "serve", "--allow-read=.", "--allow-net", allow_env, "--host", "127.0.0.1"]
         cmd += ["--port", str(port)]
         cmd.append("deno.mjs")
+    elif runtime == "bun":  # Bun runs the Node entry unchanged (node:http, node:fs are Bun's too)
+        _need(BUN, "bun (npm devDependency)")
+        cmd = [str(BUN), str(edge_dir / "node.mjs"), "--port", str(port)]
     else:
         cmd = [str(NODE), str(edge_dir / "node.mjs"), "--port", str(port)]
     log = tmp / f"{runtime}-{port}.log"
@@ -410,7 +417,7 @@ def pages() -> Iterator[PageServer]:
     srv.close()
 
 
-@pytest.fixture(scope="module", params=("workerd", "node"))
+@pytest.fixture(scope="module", params=("workerd", "node", "bun"))
 def private(
     request: pytest.FixtureRequest, edge_dir: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Edge]:
