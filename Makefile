@@ -4,7 +4,7 @@ EXAMPLE ?= fixtures/core--news-article-basic.html
 EXAMPLE_URL ?= https://example.org/news/river-health
 
 .PHONY: setup example build test check lint bench bench-blame bench-speed bench-scaling bench-parity bench-batch bench-engine bench-edge \
-	bench-extension bench-serve fixtures clean
+	bench-extension bench-serve bench-render fixtures clean
 
 setup:            ## install everything (Debian chromium, pip -e .[test], npm ci); idempotent
 	bash build_scripts/setup.sh
@@ -54,6 +54,9 @@ bench-parity:     ## share of development-corpus pages with identical text from 
 
 bench-batch:      ## readwell batch pages/s at -j 1/-j 2 vs trafilatura's parallel CLI, byte identity, RSS over 20,000 records
 	$(PYTHON) benchmarks/batch.py
+
+bench-render:     ## render mode over 200 fixture pages from 127.0.0.1: RSS of Chromium and Python over time, relaunches
+	$(PYTHON) build_scripts/bench_render.py --pages 200 --jobs 2
 
 bench-engine:     ## cold start, warm extraction and memory of the engine in Node
 	node build_scripts/bench_engine.mjs

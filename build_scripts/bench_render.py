@@ -4,7 +4,10 @@ Serves fixtures/ from 127.0.0.1 (every other host name fails to resolve), render
 through them with one BrowserPool, and prints the RSS of Chromium (+ Playwright's driver) and of Python every
 ``--every`` pages. Growth is reported, not asserted: the machine is shared and noisy.
 
-    python3 build_scripts/bench_render.py --pages 200 --jobs 2 [--recycle-after 100]
+    python3 build_scripts/bench_render.py --pages 200 --jobs 2 [--recycle-after 100]   (make bench-render)
+
+Also printed: relaunches by reason (counted by the pool: "pages", "memory", "disconnected") and the
+Chromium processes still alive after the pool closed (a leak if not 0).
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ async def run(a: argparse.Namespace, base: str) -> None:
     )
     rows: list[tuple[int, float, float]] = []
     t0 = time.monotonic()
+    recycled: dict[str, int] = {}
     statuses: dict[str, int] = {}
     async with BrowserPool(opts) as pool:
         for start in range(0, a.pages, a.every):
@@ -55,18 +59,43 @@ async def run(a: argparse.Namespace, base: str) -> None:
                 statuses[r.status] = statuses.get(r.status, 0) + 1
             rows.append((start + len(urls), process_tree_rss_mb() or 0.0, self_rss_mb()))
             print(
-                f"{rows[-1][0]:5d} pages  browser {rows[-1][1]:7.1f} MB  python {rows[-1][2]:6.1f} MB",
+                f"{rows[-1][0]:5d} pages {time.monotonic() - t0:6.1f} s  browser {rows[-1][1]:7.1f} MB  "
+                f"python {rows[-1][2]:6.1f} MB  launches {pool.stats.launches}",
                 flush=True,
             )
         launches = pool.stats.launches
+        recycled = dict(pool.stats.recycled)
     secs = time.monotonic() - t0
     first, last = rows[0], rows[-1]
     print(
         f"{a.pages} pages in {secs:.1f} s ({a.pages / secs:.2f} pages/s, jobs {a.jobs}), "
         f"statuses {statuses}, "
-        f"browser launches {launches}; RSS growth after the first {first[0]} pages: "
-        f"browser {last[1] - first[1]:+.1f} MB, python {last[2] - first[2]:+.1f} MB"
+        f"browser launches {launches} (relaunched by reason {recycled}); "
+        f"RSS growth after the first {first[0]} "
+        f"pages: browser {last[1] - first[1]:+.1f} MB, python {last[2] - first[2]:+.1f} MB; "
+        f"peak browser {max(r[1] for r in rows):.1f} MB, python {max(r[2] for r in rows):.1f} MB"
     )
+    print(f"browser processes left after the pool closed: {leftover_browsers()}")
+
+
+def leftover_browsers() -> int:
+    """Chromium processes still descending from this one (0 unless the pool leaked a browser)."""
+    import os
+
+    mine = {os.getpid()}
+    count = 0
+    for pid in sorted(int(e) for e in os.listdir("/proc") if e.isdigit()):
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
+                stat = fh.read()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid in mine:
+            mine.add(pid)
+            count += "chrom" in name
+    return count
 
 
 def main() -> int:

@@ -25,6 +25,7 @@ from readwell import cli
 from readwell.render import RenderOptions, RenderResult
 from readwell.render.browser import BrowserPool
 from readwell.render.cli import file_name, to_url
+from readwell.render.config import load_options, to_toml
 from readwell.render.run import render_page, render_urls
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -301,15 +302,49 @@ def test_browser_relaunched_after_recycle_after_pages(srv):
     opts = RenderOptions(settle_ms=100, scroll=False, jobs=2, recycle_after=2, browser_args=LOCAL_ONLY)
     url = srv.url("core--news-article-basic.html")
 
-    async def go() -> tuple[list[RenderResult], int]:
+    async def go() -> tuple[list[RenderResult], Any]:
         async with BrowserPool(opts) as pool:
             res = await asyncio.gather(*(render_page(pool, url) for _ in range(5)))
-            return list(res), pool.stats.launches
+            return list(res), pool.stats
 
-    results, launches = asyncio.run(go())
+    results, stats = asyncio.run(go())
     assert all(r.status == "ok" and r.found for r in results)
-    assert launches == 3  # pages 1-2, 3-4, 5
+    assert stats.launches == 3  # pages 1-2, 3-4, 5
+    assert (stats.pages, stats.recycled) == (5, {"pages": 2})
     assert len({r.result.text for r in results}) == 1
+
+
+@pytest.mark.browser
+def test_browser_relaunched_when_its_memory_passes_the_cap(srv):
+    """Any Chromium uses more than 1 MB: with that cap, every page after the first finds the browser over it
+    and relaunches it first (counted by reason; recycle_after is never reached)."""
+    _need_browser()
+    opts = RenderOptions(settle_ms=100, scroll=False, jobs=1, max_browser_rss_mb=1, browser_args=LOCAL_ONLY)
+    url = srv.url("core--news-article-basic.html")
+
+    async def go() -> tuple[list[RenderResult], Any]:
+        async with BrowserPool(opts) as pool:
+            res = [await render_page(pool, url) for _ in range(3)]
+            return res, pool.stats
+
+    results, stats = asyncio.run(go())
+    assert all(r.status == "ok" and r.found for r in results)
+    assert (stats.launches, stats.recycled) == (3, {"memory": 2})
+    assert len(stats.rss_mb) == 2 and min(stats.rss_mb) > 1
+
+
+def test_recycling_is_configured_in_readwell_toml(tmp_path):
+    cfg = tmp_path / "readwell.toml"
+    cfg.write_text("[render]\nrecycle_after = 7\nmax_browser_rss_mb = 900\n", encoding="utf-8")
+    opts = load_options(cfg)
+    assert (opts.recycle_after, opts.max_browser_rss_mb) == (7, 900)
+    assert "recycle_after = 7" in to_toml(opts) and "max_browser_rss_mb = 900" in to_toml(opts)
+    cfg.write_text('[render]\nrecycle_after = "often"\n', encoding="utf-8")
+    with pytest.raises(readwell.InputError, match="recycle_after"):
+        load_options(cfg)
+    cfg.write_text("[render]\nrecycle_after = 0\n", encoding="utf-8")
+    with pytest.raises(readwell.InputError, match="recycle_after"):
+        load_options(cfg).validate()
 
 
 @pytest.mark.browser

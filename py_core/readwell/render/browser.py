@@ -34,9 +34,14 @@ class Refusals:
 
 @dataclass
 class PoolStats:
+    """Counted, never timed: what the pool did (tests and ``bench_render.py`` read it)."""
+
     pages: int = 0
     launches: int = 0
     rss_mb: list[float] = field(default_factory=list)  # browser memory at each relaunch check
+    # relaunches by reason: "pages" (recycle_after reached), "memory" (over max_browser_rss_mb),
+    # "disconnected" (the browser died or a context could not be closed)
+    recycled: dict[str, int] = field(default_factory=dict)
 
 
 def _playwright() -> Any:
@@ -100,6 +105,7 @@ class BrowserPool:
         self._pw_cm: Any = None
         self._browser: Any = None
         self._since_launch = 0
+        self._broken = False
         self._active = 0
         self._slots = asyncio.Semaphore(opts.jobs)
         self._idle = asyncio.Condition()
@@ -125,25 +131,35 @@ class BrowserPool:
             executable_path=self.opts.chromium, headless=True, args=[*BROWSER_ARGS, *self.opts.browser_args]
         )
         self._since_launch = 0
+        self._broken = False
         self.stats.launches += 1
 
-    def _needs_recycle(self) -> bool:
-        if self._since_launch >= self.opts.recycle_after or not self._browser.is_connected():
-            return True
+    def _recycle_reason(self) -> str | None:
+        """Why the browser should be relaunched before the next page, or None."""
+        if not self._browser.is_connected() or self._broken:
+            return "disconnected"
+        if self._since_launch >= self.opts.recycle_after:
+            return "pages"
         rss = process_tree_rss_mb()
         if rss is not None:
             self.stats.rss_mb.append(round(rss, 1))
-            return rss > self.opts.max_browser_rss_mb
-        return False
+            if rss > self.opts.max_browser_rss_mb:
+                return "memory"
+        return None
 
     async def _maybe_recycle(self) -> None:
         """Relaunch when due, once no page is open (callers hold ``_idle``)."""
-        if self._since_launch == 0 or not self._needs_recycle():
+        reason = None if self._since_launch == 0 else self._recycle_reason()
+        if reason is None:
             return
         await self._idle.wait_for(lambda: self._active == 0)
         if self._since_launch == 0:  # another task relaunched while we waited
             return
-        await self._browser.close()
+        self.stats.recycled[reason] = self.stats.recycled.get(reason, 0) + 1
+        try:
+            await self._browser.close()
+        except Exception:  # already gone: the relaunch is what matters
+            pass
         await self._launch()
 
     @asynccontextmanager
@@ -171,8 +187,8 @@ class BrowserPool:
                 if context is not None:
                     try:
                         await context.close()
-                    except Exception:  # a crashed browser: the relaunch check below replaces it
-                        self._since_launch = self.opts.recycle_after
+                    except Exception:  # a crashed browser: the relaunch check replaces it
+                        self._broken = True
                 async with self._idle:
                     self._active -= 1
                     self._idle.notify_all()
