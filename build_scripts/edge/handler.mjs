@@ -237,9 +237,10 @@ export function createHandler(getEngine, options = {}) {
       const type = request.headers.get('content-type') || '';
       let [status, text] = JSON.parse(body === null ? py.fetch_job(query) : py.extract(body, type, query, left()));
       if (status === 0) {
-        const job = JSON.parse(text);
-        const page = await fetchPage(job.fetch, left());
-        [status, text] = JSON.parse(py.extract_fetched(page.body, page.contentType, page.finalUrl, JSON.stringify(job.options), left()));
+        const wanted = JSON.parse(text); // {fetch: url, options}: checked by Python, fetched here
+        const page = await fetchPage(wanted.fetch, left());
+        const options = JSON.stringify(wanted.options);
+        [status, text] = JSON.parse(py.extract_fetched(page.body, page.contentType, page.finalUrl, options, left()));
       }
       if (status === 200) state.served += 1;
       return json(status, text);
