@@ -239,8 +239,8 @@ export function createHandler(getEngine, options = {}) {
       if (status === 0) {
         const wanted = JSON.parse(text); // {fetch: url, options}: checked by Python, fetched here
         const page = await fetchPage(wanted.fetch, left());
-        const options = JSON.stringify(wanted.options);
-        [status, text] = JSON.parse(py.extract_fetched(page.body, page.contentType, page.finalUrl, options, left()));
+        const optionsJson = JSON.stringify(wanted.options);
+        [status, text] = JSON.parse(py.extract_fetched(page.body, page.contentType, page.finalUrl, optionsJson, left()));
       }
       if (status === 200) state.served += 1;
       return json(status, text);
