@@ -12,7 +12,8 @@
 # reaches PyPI only through a TLS-intercepting proxy whose CA the container does not trust (pip:
 # CERTIFICATE_VERIFY_FAILED), so the pip step installed wheels built on the host (`pip wheel -w wheels
 # '.[render]'`, then `pip install --no-index --find-links /wheels 'readwell[render]'`). Smoke test, inside
-# the image: `readwell extract --render http://127.0.0.1:PORT/page.html --format markdown` gave the article's text.
+# the image: `readwell extract --render http://127.0.0.1:PORT/page.html --format markdown` gave the
+# article's text.
 FROM debian:bookworm-slim
 
 # chromium: the browser render mode drives (Playwright's own download is never used);
