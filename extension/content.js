@@ -38,6 +38,7 @@
    * stages (readwell's stage names, in order), snapshotMs, nodeCount, engine, siteRoot (the remembered root
    * used, or null), notice (why a remembered root was not used, or null) }. */
   async function extractHere(options = {}) {
+    const t0 = performance.now();
     const pyOpts = { ...options, url: location.href };
     let siteRoot = null;
     let notice = null;
@@ -51,7 +52,9 @@
         notice = staleNotice(entry);
       }
     }
+    const t1 = performance.now();
     const snap = RW.reader.uncovered(() => RW.snapshot());
+    const t2 = performance.now();
     let got;
     try {
       got = await runEngine(snap, pyOpts, options.engine);
@@ -63,8 +66,14 @@
       delete pyOpts.selector;
       got = await runEngine(snap, pyOpts, options.engine);
     }
-    return { result: JSON.parse(got.json), nodes: snap.nodes, stages: got.stages, snapshotMs: snap.ms,
-      nodeCount: snap.count, engine: got.engine, siteRoot, notice };
+    const t3 = performance.now();
+    const result = JSON.parse(got.json);
+    // where the time went (benchmark): remembered root lookup, snapshot, engine (Python in the engine
+    // document), the rest of the round trip to it (messages), parsing the reply
+    const phases = { siteRoot: t1 - t0, snapshot: t2 - t1, engine: got.ms, transfer: t3 - t2 - (got.ms || 0),
+      parse: performance.now() - t3 };
+    return { result, nodes: snap.nodes, stages: got.stages, snapshotMs: snap.ms, nodeCount: snap.count,
+      engine: got.engine, siteRoot, notice, phases };
   }
 
   async function runEngine(snap, pyOpts, which) {
@@ -72,14 +81,16 @@
     if (which === 'page') {
       try {
         const eng = await loadPageEngine();
-        return { json: eng.extractSnapshot(snap.json, pyOpts), stages: eng.stages, engine: 'page' };
+        const t0 = performance.now();
+        const json = eng.extractSnapshot(snap.json, pyOpts);
+        return { json, stages: eng.stages, engine: 'page', ms: performance.now() - t0 };
       } catch (err) {
         engine = `offscreen (page engine: ${err.message})`;
       }
     }
     const reply = await send(ADDRESSES.sw, 'engine-extract', { snapshot: snap.json, options: pyOpts },
       { timeoutMs: TIMEOUT_MS });
-    return { json: reply.json, stages: reply.stages, engine };
+    return { json: reply.json, stages: reply.stages, engine, ms: reply.ms };
   }
 
   /** The page's own tags, for the clip's front matter (readwell's result has no keywords). */
@@ -165,11 +176,13 @@
     if (RW.reader.isOpen() && msg.force !== true) { RW.reader.hide(); return { open: false }; }
     RW.overlay.hide();
     const t0 = performance.now();
-    const { result, snapshotMs, engine, notice } = await extractHere(msg.options || {});
+    const { result, snapshotMs, engine, notice, phases } = await extractHere(msg.options || {});
+    const t1 = performance.now();
     const shown = await RW.reader.show(result, msg.css, { ...actions, copy: () => copyMarkdown(result) },
       notice);
+    phases.show = performance.now() - t1;
     return { open: true, found: shown.found, title: result.title, ms: performance.now() - t0, snapshotMs,
-      engine, notice };
+      engine, notice, phases };
   }
 
   async function toggleOverlay(options) {

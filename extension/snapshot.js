@@ -48,10 +48,37 @@
     };
   }
 
-  /** Serialize `root` (default: the document element). Returns { json, nodes, count, ms }. */
+  // Layout the core's rules read (layout: 'rules', the extension's reader): computed display, visibility and
+  // opacity decide the hidden-element rules, the box size the tiny-media rules of <img> and <svg>
+  // (py_core/readwell/rules.py HIDDEN_RULES, stages/remove_hidden_and_tiny_media.py). An element the browser
+  // shows (checkVisibility: a box, visible, opacity not 0) matches none of those rules, so it costs one call
+  // and carries no layout; only the others read computed style, with the same values layoutOf gives.
+  const VISIBLE = { opacityProperty: true, visibilityProperty: true };
+  const SIZED = new Set(['img', 'svg']);
+  function ruleLayoutOf(el, tag, frame) {
+    let l = null;
+    if (!(el.checkVisibility && el.checkVisibility(VISIBLE))) { // (no checkVisibility: read every element)
+      const cs = frame.win.getComputedStyle(el);
+      l = { display: cs.display, visibility: cs.visibility, opacity: parseFloat(cs.opacity) };
+    }
+    if (SIZED.has(tag)) {
+      const r = el.getBoundingClientRect();
+      l = l || {};
+      l.w = Math.round(r.width);
+      l.h = Math.round(r.height);
+    }
+    return l;
+  }
+
+  /** Serialize the document. options.layout: 'rules' (default: only what the core's rules read, see
+   * ruleLayoutOf), true (every element's box, computed display/visibility/opacity and font: render mode's
+   * layout analysis) or false (none). Returns { json, nodes, count, frames, ms }. */
   function snapshot(options = {}) {
     const t0 = performance.now();
-    const withLayout = options.layout !== false;
+    const mode = options.layout === undefined ? 'rules' : options.layout;
+    const withLayout = mode !== false;
+    const fullLayout = mode === true;
+    const layoutFor = (el, tag, frame) => (fullLayout ? layoutOf(el, frame) : ruleLayoutOf(el, tag, frame));
     const doc = document;
     const top0 = { ox: window.scrollX, oy: window.scrollY, win: window, depth: 0 };
     let frameBudget = MAX_FRAME_ELEMENTS;
@@ -75,7 +102,10 @@
       const attrs = { 'data-readwell-iframe': el.getAttribute('src') || '' };
       for (const name of FRAME_ATTRS) if (el.hasAttribute(name)) attrs[name] = el.getAttribute(name);
       const node = { t: 'div', id, a: attrs, c: [] };
-      if (withLayout && layoutScope) node.l = layoutOf(el, frame);
+      if (withLayout && layoutScope) {
+        const l = layoutFor(el, 'div', frame);
+        if (l) node.l = l;
+      }
       out.c.push(node);
       const r = el.getBoundingClientRect();
       const cs = frame.win.getComputedStyle(el);
@@ -99,14 +129,17 @@
       const id = nextId++;
       nodes.set(id, el);
       const attrs = {};
-      const list = Array.from(el.attributes);
-      for (const a of list) attrs[a.name] = a.value;
+      const list = el.attributes;
+      for (let i = 0; i < list.length; i++) {
+        const a = list[i];
+        attrs[a.name] = a.value;
+      }
       const node = { t: tag, id, a: attrs, c: [] };
       if (ns !== 'html') node.ns = ns;
-      if (withLayout && layoutScope && !isContent && ns === 'html' && !NO_LAYOUT.has(tag)) {
-        node.l = layoutOf(el, frame);
-      } else if (withLayout && layoutScope && !isContent && (tag === 'svg' || tag === 'math')) {
-        node.l = layoutOf(el, frame);
+      if (withLayout && layoutScope && !isContent
+        && (ns === 'html' ? !NO_LAYOUT.has(tag) : tag === 'svg' || tag === 'math')) {
+        const l = layoutFor(el, tag, frame);
+        if (l) node.l = l;
       }
       out.c.push(node);
       const sr = shadowOf(el);
@@ -123,8 +156,7 @@
       }
     };
     const pushChildren = (parent, out, depth, layoutScope, isContent, frame) => {
-      const kids = Array.from(parent.childNodes);
-      for (let i = kids.length - 1; i >= 0; i--) work.push([kids[i], out, depth, layoutScope, isContent, frame]);
+      for (let k = parent.lastChild; k; k = k.previousSibling) work.push([k, out, depth, layoutScope, isContent, frame]);
     };
     // <html> itself
     nodes.set(top.id, rootEl);
