@@ -2,14 +2,18 @@
 // Start-up and speed of the Node engine (build/engine).
 //
 //   node build_scripts/bench_engine.mjs [--engine build/engine] [--small FILE] [--large FILE] [--runs 5]
-//                                       [--no-compare] [--json]
+//                                       [--no-compare] [--no-cpython] [--python python3] [--json]
 //
 // Prints: cold start (import the bridge + load Pyodide + packages + readwell, in this fresh process, from the
 // snapshot when there is one), the same for a normal load without snapshot (in a child process), warm
 // extraction times (first call and median of --runs) on a small and a large fixture (default: the smallest
-// and the largest fixtures/*.html, plus a synthetic ~5,000-element page), and memory (rss, V8 heap, external/array buffers incl. the wasm heap).
+// and the largest fixtures/*.html, plus a synthetic ~5,000-element page and, when ../shared/benchmarks is
+// there, the four median-sized scrapinghub pages the extension benchmark uses), the same pages in CPython
+// (a `python3` child importing readwell, same runs, same options) with the engine/CPython ratio, and memory
+// (rss, V8 heap, external/array buffers incl. the wasm heap).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -84,6 +88,53 @@ function pickFixtures() {
   return [readFixture(s), readFixture(l)];
 }
 
+// The extension benchmark's real pages (build_scripts/bench_extension.py pages()): the four median-sized
+// scrapinghub pages, by size then name.
+function corpusPages() {
+  const dir = path.join(ROOT, '..', 'shared', 'benchmarks', 'scrapinghub', 'html');
+  if (!fs.existsSync(dir)) return [];
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.html.gz'))
+    .map((f) => ({ f, size: fs.statSync(path.join(dir, f)).size }))
+    .sort((a, b) => a.size - b.size || (a.f < b.f ? -1 : a.f > b.f ? 1 : 0));
+  const mid = files.length >> 1;
+  return files.slice(mid, mid + 4).map(({ f }, i) => ({
+    label: `real${i}`,
+    file: path.join(dir, f),
+    html: zlib.gunzipSync(fs.readFileSync(path.join(dir, f))).toString('utf8'),
+    options: { url: `https://example.org/real${i}.html` },
+  }));
+}
+
+// The same pages in CPython: a child `python3` importing readwell (PYTHONPATH as given), one warm-up call then
+// `runs` timed calls per page, as the engine loop below. html5lib as in the engine (READWELL_PARSER: the same
+// code in both runtimes, so the ratio is the runtime's cost). Returns { times: { label: median_ms } } or
+// { error }.
+const CPYTHON_SCRIPT = `
+import json, statistics, sys, time
+import readwell
+spec = json.load(sys.stdin)
+out = {}
+for p in spec["pages"]:
+    times = []
+    for i in range(spec["runs"] + 1):
+        t0 = time.perf_counter()
+        readwell.extract(p["html"], **p["options"])
+        if i:
+            times.append((time.perf_counter() - t0) * 1000)
+    out[p["label"]] = statistics.median(times)
+print(json.dumps(out))
+`;
+function cpythonTimes(pages) {
+  const python = opt('--python', 'python3');
+  const input = JSON.stringify({ runs, pages: pages.map(({ label, html, options }) => ({ label, html, options })) });
+  const child = spawnSync(python, ['-c', CPYTHON_SCRIPT], { input, encoding: 'utf8', maxBuffer: 1 << 26,
+    env: { ...process.env, READWELL_PARSER: 'html5lib' } });
+  if (child.status !== 0) return { error: (child.stderr || String(child.error)).trim().split('\n').pop() };
+  return { times: JSON.parse(child.stdout.trim().split('\n').pop()) };
+}
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -116,7 +167,8 @@ async function main() {
   const [small, large] = pickFixtures();
   const warm = {};
   const synthetic = { file: '(synthetic page, 1,500 paragraphs)', html: syntheticPage(1500), options: { url: 'https://example.com/long-read' } };
-  for (const [label, fx] of [['small', small], ['large', large], ['synthetic', synthetic]]) {
+  const pages = [['small', small], ['large', large], ['synthetic', synthetic], ...corpusPages().map((p) => [p.label, p])];
+  for (const [label, fx] of pages) {
     const times = [];
     let first = null;
     for (let i = 0; i <= runs; i++) {
@@ -132,7 +184,21 @@ async function main() {
   await mod.isProbablyReaderable(synthetic.html);
   const readerableMs = performance.now() - rdStart;
   const mem = process.memoryUsage();
-  const result = { cold, cold_without_snapshot: normal, warm, readerable_large_ms: readerableMs, memory: mem };
+  let cpython = null;
+  if (!flag('--no-cpython')) {
+    const got = cpythonTimes(pages.map(([label, fx]) => ({ label, ...fx })));
+    cpython = got.times ?? { error: got.error };
+    if (got.times) {
+      for (const [label, w] of Object.entries(warm)) {
+        w.cpython_median_ms = got.times[label];
+        w.engine_vs_cpython = w.median_ms / got.times[label];
+      }
+    }
+  }
+  const ratios = Object.values(warm).map((w) => w.engine_vs_cpython).filter((x) => x !== undefined);
+  const result = { cold, cold_without_snapshot: normal, warm, cpython,
+    engine_vs_cpython_median: ratios.length ? median(ratios) : null, readerable_large_ms: readerableMs,
+    memory: mem };
 
   if (flag('--json')) {
     console.log(JSON.stringify(result, null, 2));
@@ -143,7 +209,13 @@ async function main() {
   console.log(`cold start (import + load + packages + readwell): ${r(cold.load_ms)} ${cold.from_snapshot ? '(memory snapshot)' : '(normal load)'}; ${r(cold.since_process_start_ms)} since process start`);
   if (normal) console.log(`cold start without snapshot:                     ${r(normal.load_ms)}; ${r(normal.since_process_start_ms)} since process start`);
   for (const [label, w] of Object.entries(warm)) {
-    console.log(`extract ${label.padEnd(9)} ${w.file} (${(w.bytes / 1024).toFixed(1)} KB): first ${r(w.first_ms)}, warm median ${r(w.median_ms)} over ${w.runs}`);
+    const vs = w.cpython_median_ms === undefined ? ''
+      : `; CPython ${r(w.cpython_median_ms)}, engine/CPython ${w.engine_vs_cpython.toFixed(2)}x`;
+    console.log(`extract ${label.padEnd(9)} ${w.file} (${(w.bytes / 1024).toFixed(1)} KB): first ${r(w.first_ms)}, warm median ${r(w.median_ms)} over ${w.runs}${vs}`);
+  }
+  if (cpython && cpython.error) console.log(`CPython comparison skipped: ${cpython.error}`);
+  if (result.engine_vs_cpython_median !== null) {
+    console.log(`engine/CPython warm extraction (CPython with html5lib), median over the pages: ${result.engine_vs_cpython_median.toFixed(2)}x`);
   }
   console.log(`isProbablyReaderable synthetic: ${r(readerableMs)}`);
   console.log(`memory: rss ${mb(mem.rss)}, heap used ${mb(mem.heapUsed)} / total ${mb(mem.heapTotal)}, external ${mb(mem.external)} (array buffers ${mb(mem.arrayBuffers)})`);

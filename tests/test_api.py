@@ -14,7 +14,7 @@ import fixturelib
 import localserver
 import pytest
 import readwell
-from readwell.dom import Document, Element, Text
+from readwell.dom import MAX_DEPTH, Document, Element, Text
 from readwell.extract import make_options
 from readwell.parse import parse_html
 
@@ -176,6 +176,35 @@ def test_snapshot_source() -> None:
     r = readwell.extract(snap)
     assert r.found and all(s in r.text for s in SENTENCES) and "Accueil" not in r.text
     assert snap == before
+
+
+def _nested_snapshot(levels: int) -> dict[str, Any]:
+    """``levels`` nested spans, every fourth a paragraph, each with text before and after its child."""
+    body: dict[str, Any] = {"t": "body", "id": 2, "c": []}
+    cur = body
+    for k in range(levels):
+        child = {"t": "p" if k % 4 == 3 else "span", "id": 3 + k, "c": [f"in{k}"]}
+        cur["c"] += [child, f"after{k}"]
+        cur = child
+    return {"t": "html", "id": 1, "c": [body]}
+
+
+@pytest.mark.parametrize("levels", [20, MAX_DEPTH + 40], ids=["shallow", "past-the-depth-cap"])
+def test_snapshot_text_ids_follow_element_ids_in_document_order(levels: int) -> None:
+    """Text nodes are numbered after the last element id, in document order (log entries and the overlay
+    name nodes by id); past the depth cap blocks move to the ancestor at the cap, and the order is still the
+    finished tree's."""
+    from readwell.adapters import from_snapshot
+
+    doc = from_snapshot(_nested_snapshot(levels))
+    nodes = list(doc.root.iter_nodes())
+    texts = [n.nid for n in nodes if isinstance(n, Text)]
+    elements = [n.nid for n in nodes if isinstance(n, Element) and n.tag != "#document"]
+    assert texts == list(range(max(elements) + 1, max(elements) + 1 + len(texts)))
+    assert doc.next_id == texts[-1]
+    assert len(set(elements)) == len(elements)
+    if levels > MAX_DEPTH:  # the cap dropped spans and moved paragraphs: some text ended up merged
+        assert len(texts) < 2 * levels
 
 
 @pytest.mark.parametrize(

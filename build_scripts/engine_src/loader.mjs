@@ -112,6 +112,7 @@ export async function createEngine(io, options = {}) {
   pyodide.unpackArchive(await zipPromise, 'zip', { extractDir: manifest.site_packages.extract_dir });
   const bridge = pyodide.pyimport('readwell_bridge');
   if (!fromSnapshot) bridge.preload();
+  bridge.settle(); // the loaded heap out of the cycle collector's walks (see readwell_bridge.settle)
   const fns = {};
   for (const name of BRIDGE_FUNCTIONS) fns[name] = bridge[name];
   const call = (name, ...args) => {
