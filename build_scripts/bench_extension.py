@@ -11,8 +11,10 @@ pre-warm.
 
     python build_scripts/bench_extension.py [--json out/bench-extension.json] [--rounds 3] [--cold-rounds 2]
 
-Pages: the bundled example fixture and two median-sized real pages from shared/benchmarks/scrapinghub when
-present. Needs `make build`.
+Pages: the bundled example fixture and the four median-sized real pages of shared/benchmarks/scrapinghub when
+present. Warm runs also print where the time went (content.js phases: remembered-root lookup, snapshot, engine
+(Python in the engine document), the message round trip to it, reading the reply, showing the reader; "sw"
+is what the service worker's side adds). Needs `make build`.
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ LONGTASKS = """(() => { window.__rwLong = []; try { new PerformanceObserver((l) 
   for (const e of l.getEntries()) window.__rwLong.push(e.duration);
 }).observe({ type: 'longtask', buffered: true }); } catch (e) {} })();"""
 READER = """async (tab) => { const t0 = performance.now(); const r = await self.readwell.reader(tab);
-  return { ms: performance.now() - t0, found: r.found, snapshotMs: r.snapshotMs }; }"""
+  return { ms: performance.now() - t0, found: r.found, snapshotMs: r.snapshotMs, phases: r.phases,
+    inner: r.ms }; }"""
 PAGE_ENGINE = """async (tab) => { const t0 = performance.now();
   const r = await chrome.tabs.sendMessage(tab,
     { to: 'content', cmd: 'extract', options: { engine: 'page' } });
@@ -64,6 +67,7 @@ def longest(page) -> float:
 
 
 STATUS = "async () => self.readwell.status()"
+PHASES = ("siteRoot", "snapshot", "engine", "transfer", "parse", "show")
 
 
 def cold_run(pw, srv, path: str, delay_s: float, ext: Path) -> dict:
@@ -100,6 +104,7 @@ def cold_run(pw, srv, path: str, delay_s: float, ext: Path) -> dict:
                 engine_load_ms=eng.get("loadMs"),
                 from_snapshot=eng.get("fromSnapshot"),
                 prewarm=(before.get("prewarm") or {}).get("reason"),
+                warm_ups=(before["engine"] or {}).get("warmUps"),
             )
             return r
 
@@ -185,6 +190,8 @@ def main(argv=None) -> int:
                 pe2["longest_task_ms"] = longest(page)
                 report["page_engine"] = {"cold": pe, "second_call": pe2}
     warm_ms = [w["ms"] for w in report["warm"]]
+    phases = {k: [w["phases"][k] for w in report["warm"] if w.get("phases")] for k in PHASES}
+    phases["sw"] = [w["ms"] - w["inner"] for w in report["warm"] if w.get("inner") is not None]
     rd = [w["readability"]["ms"] for w in report["warm"] if w.get("readability")]
     c0, c3 = report["cold_0s"], report["cold_3s"]
     summary = {
@@ -202,6 +209,9 @@ def main(argv=None) -> int:
         "warm_longest_task_ms_max": round(max(w["longest_task_ms"] for w in report["warm"])),
         "readability_ms_median": round(statistics.median(rd), 1) if rd else None,
         "readability_ms_max": round(max(rd), 1) if rd else None,
+        "warm_vs_readability": round(statistics.median(warm_ms) / statistics.median(rd), 1) if rd else None,
+        "warm_snapshot_ms_median": round(statistics.median([w["snapshotMs"] for w in report["warm"]]), 1),
+        "warm_phase_ms_median": {k: round(statistics.median(v), 1) for k, v in phases.items() if v},
     }
     if "page_engine" in report:
         summary["page_engine_cold_ms"] = round(report["page_engine"]["cold"]["ms"])
@@ -217,13 +227,15 @@ def main(argv=None) -> int:
             f"(command {c['command_at_ms']:5.0f} ms after launch: sw {c['sw_ready_ms']:4.0f} ms "
             f"+ page load {c['page_load_ms']:4.0f} ms; engine {c['engine_state_at_command']} at command, "
             f"loaded in {c['engine_load_ms'] or 0:4.0f} ms, snapshot {c['from_snapshot']}, "
-            f"pre-warm {c['prewarm']})  longest task {c['longest_task_ms']:4.0f} ms"
+            f"pre-warm {c['prewarm']}, engine warm-ups before the command {c['warm_ups']})  "
+            f"longest task {c['longest_task_ms']:4.0f} ms"
         )
     for w in [report["cold"], *report["warm"]]:
         rdb = w.get("readability") or {}
         print(
             f"  {'unwarmed' if w is report['cold'] else 'warm'} {w['page']:<12} {w['ms']:7.0f} ms  "
             f"longest task {w['longest_task_ms']:5.0f} ms  snapshot {w.get('snapshotMs') or 0:5.1f} ms  "
+            f"engine {(w.get('phases') or {}).get('engine') or 0:6.1f} ms  "
             f"| Readability.js {rdb.get('ms', float('nan')):6.1f} ms"
         )
     for k, v in summary.items():

@@ -1,6 +1,7 @@
 // Offscreen document (extension origin, CSP script-src 'self' 'wasm-unsafe-eval'): hosts the one Pyodide
 // engine for every tab, and builds the self-contained HTML file (it has a DOM; the service worker has not).
 import { load, status } from './engine/engine.mjs';
+import { warmSnapshot } from './warm_page.js';
 
 const RW = globalThis.__readwell; // safe_dom.js, reader.js and messages.js (offscreen.html loads them first)
 const IMAGE_TIMEOUT_MS = 15000;
@@ -10,22 +11,60 @@ const MAX_EMBED_BYTES = 40 * 1024 * 1024;
 // and on first use; the engine starts loading right away, so a first reader command only waits for the rest.
 const createdAt = Date.now();
 let firstExtractAt = null;
-load().catch((err) => console.warn('readwell: engine pre-load failed (retried on first use):', err && err.message));
+load().then(() => keepWarm(),
+  (err) => console.warn('readwell: engine pre-load failed (retried on first use):', err && err.message));
+
+// Keep the engine warm: the first extractions after a load take 2-4x the CPU of later ones (warm_page.js says
+// why). In idle time after the load and after each request, the engine extracts the synthetic page, until
+// WARM_RUNS extractions (requests or warm-ups) have run in this document; never while a request waits or runs.
+const WARM_RUNS = 4;
+const WARM_DELAY_MS = 100;
+const WARM_URL = 'https://example.org/news/river-winter';
+let runs = 0;
+let warmUps = 0;
+let pending = 0;
+let warmTimer = null;
+function keepWarm() {
+  if (runs >= WARM_RUNS || warmTimer !== null) return;
+  warmTimer = setTimeout(async () => {
+    warmTimer = null;
+    if (pending) return; // the request warms the engine itself, and calls keepWarm when done
+    const engine = await load().catch(() => null);
+    if (!engine || pending || runs >= WARM_RUNS) return;
+    try {
+      engine.extractSnapshot(JSON.stringify(warmSnapshot()), { url: WARM_URL });
+    } catch (err) {
+      console.warn('readwell: engine warm-up failed:', err && err.message);
+      runs = WARM_RUNS; // not again: requests still work, or fail with their own message
+      return;
+    }
+    runs++;
+    warmUps++;
+    keepWarm();
+  }, WARM_DELAY_MS);
+}
 
 /** options: an object; the engine passes on the keys readwell knows. The stage names come along for the overlay. */
 async function extract(snapshot, options) {
   firstExtractAt ??= Date.now();
-  const engine = await load();
-  const t0 = performance.now();
-  let json;
+  pending++;
   try {
-    json = engine.extractSnapshot(snapshot, options);
-  } catch (err) {
-    console.warn('readwell: extraction failed:', err); // the full Python traceback stays here, for developers
-    throw new Error(shortError(err));
+    const engine = await load();
+    const t0 = performance.now();
+    let json;
+    try {
+      json = engine.extractSnapshot(snapshot, options);
+    } catch (err) {
+      console.warn('readwell: extraction failed:', err); // the full Python traceback stays here, for developers
+      throw new Error(shortError(err));
+    }
+    runs++;
+    return { json, ms: performance.now() - t0, loadMs: engine.loadMs, fromSnapshot: engine.fromSnapshot,
+      stages: engine.stages };
+  } finally {
+    pending--;
+    keepWarm();
   }
-  return { json, ms: performance.now() - t0, loadMs: engine.loadMs, fromSnapshot: engine.fromSnapshot,
-    stages: engine.stages };
 }
 
 /** readwell on an HTML text (a clipped selection, see content.js): options url, selector, disable and
@@ -136,7 +175,7 @@ async function buildHtml(result, css, savedAt) {
 
 const handlers = {
   warm: async () => { const e = await load(); return { loadMs: e.loadMs, fromSnapshot: e.fromSnapshot }; },
-  status: async () => ({ ...status(), createdAt, firstExtractAt }),
+  status: async () => ({ ...status(), createdAt, firstExtractAt, runs, warmUps }),
   extract: (msg) => extract(msg.snapshot, msg.options),
   'extract-html': (msg) => extractHtml(String(msg.html || ''), msg.options || {}),
   stages: async () => (await load()).stages,
