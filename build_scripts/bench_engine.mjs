@@ -108,22 +108,23 @@ function corpusPages() {
 }
 
 // The same pages in CPython: a child `python3` importing readwell (PYTHONPATH as given), one warm-up call then
-// `runs` timed calls per page, as the engine loop below. html5lib as in the engine (READWELL_PARSER: the same
-// code in both runtimes, so the ratio is the runtime's cost). Returns { times: { label: median_ms } } or
-// { error }.
+// `runs` timed calls per page, as the engine loop. html5lib as in the engine (READWELL_PARSER: the same
+// code in both runtimes, so the ratio is the runtime's cost). Returns { times: { label: { ms, cpu_ms } } }
+// (medians of wall-clock and CPU time) or { error }.
 const CPYTHON_SCRIPT = `
 import json, statistics, sys, time
 import readwell
 spec = json.load(sys.stdin)
 out = {}
 for p in spec["pages"]:
-    times = []
+    times, cpu = [], []
     for i in range(spec["runs"] + 1):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         readwell.extract(p["html"], **p["options"])
         if i:
             times.append((time.perf_counter() - t0) * 1000)
-    out[p["label"]] = statistics.median(times)
+            cpu.append((time.process_time() - c0) * 1000)
+    out[p["label"]] = {"ms": statistics.median(times), "cpu_ms": statistics.median(cpu)}
 print(json.dumps(out))
 `;
 function cpythonTimes(pages) {
@@ -167,37 +168,49 @@ async function main() {
   const [small, large] = pickFixtures();
   const warm = {};
   const synthetic = { file: '(synthetic page, 1,500 paragraphs)', html: syntheticPage(1500), options: { url: 'https://example.com/long-read' } };
+  let cpython = null;
   const pages = [['small', small], ['large', large], ['synthetic', synthetic], ...corpusPages().map((p) => [p.label, p])];
   for (const [label, fx] of pages) {
     const times = [];
+    const cpu = [];
     let first = null;
     for (let i = 0; i <= runs; i++) {
       const a = performance.now();
+      const c = process.cpuUsage();
       await mod.extract(fx.html, fx.options);
       const ms = performance.now() - a;
+      const used = process.cpuUsage(c);
       if (i === 0) first = ms;
-      else times.push(ms);
+      else {
+        times.push(ms);
+        cpu.push((used.user + used.system) / 1000);
+      }
     }
-    warm[label] = { file: path.relative(ROOT, fx.file) || fx.file, bytes: Buffer.byteLength(fx.html), first_ms: first, median_ms: median(times), runs };
+    warm[label] = { file: path.relative(ROOT, fx.file) || fx.file, bytes: Buffer.byteLength(fx.html), first_ms: first,
+      median_ms: median(times), cpu_median_ms: median(cpu), runs };
+    // CPython right after, page by page: both figures see the same load on a shared machine
+    if (!flag('--no-cpython') && !(cpython && cpython.error)) {
+      const got = cpythonTimes([{ label, ...fx }]);
+      if (got.error) cpython = { error: got.error };
+      else {
+        cpython = { ...cpython, ...got.times };
+        warm[label].cpython_median_ms = got.times[label].ms;
+        warm[label].cpython_cpu_median_ms = got.times[label].cpu_ms;
+        warm[label].engine_vs_cpython = warm[label].median_ms / got.times[label].ms;
+        // CPU time (the process's: includes V8's compiler and GC threads) moves less with other jobs' load
+        warm[label].engine_vs_cpython_cpu = warm[label].cpu_median_ms / got.times[label].cpu_ms;
+      }
+    }
   }
   const rdStart = performance.now();
   await mod.isProbablyReaderable(synthetic.html);
   const readerableMs = performance.now() - rdStart;
   const mem = process.memoryUsage();
-  let cpython = null;
-  if (!flag('--no-cpython')) {
-    const got = cpythonTimes(pages.map(([label, fx]) => ({ label, ...fx })));
-    cpython = got.times ?? { error: got.error };
-    if (got.times) {
-      for (const [label, w] of Object.entries(warm)) {
-        w.cpython_median_ms = got.times[label];
-        w.engine_vs_cpython = w.median_ms / got.times[label];
-      }
-    }
-  }
-  const ratios = Object.values(warm).map((w) => w.engine_vs_cpython).filter((x) => x !== undefined);
+  const ratios = (k) => Object.values(warm).map((w) => w[k]).filter((x) => x !== undefined);
+  const medianOf = (xs) => (xs.length ? median(xs) : null);
   const result = { cold, cold_without_snapshot: normal, warm, cpython,
-    engine_vs_cpython_median: ratios.length ? median(ratios) : null, readerable_large_ms: readerableMs,
+    engine_vs_cpython_median: medianOf(ratios('engine_vs_cpython')),
+    engine_vs_cpython_cpu_median: medianOf(ratios('engine_vs_cpython_cpu')), readerable_large_ms: readerableMs,
     memory: mem };
 
   if (flag('--json')) {
@@ -210,12 +223,13 @@ async function main() {
   if (normal) console.log(`cold start without snapshot:                     ${r(normal.load_ms)}; ${r(normal.since_process_start_ms)} since process start`);
   for (const [label, w] of Object.entries(warm)) {
     const vs = w.cpython_median_ms === undefined ? ''
-      : `; CPython ${r(w.cpython_median_ms)}, engine/CPython ${w.engine_vs_cpython.toFixed(2)}x`;
+      : `; CPython ${r(w.cpython_median_ms)}, engine/CPython ${w.engine_vs_cpython.toFixed(2)}x `
+        + `(CPU ${r(w.cpu_median_ms)} vs ${r(w.cpython_cpu_median_ms)}: ${w.engine_vs_cpython_cpu.toFixed(2)}x)`;
     console.log(`extract ${label.padEnd(9)} ${w.file} (${(w.bytes / 1024).toFixed(1)} KB): first ${r(w.first_ms)}, warm median ${r(w.median_ms)} over ${w.runs}${vs}`);
   }
   if (cpython && cpython.error) console.log(`CPython comparison skipped: ${cpython.error}`);
   if (result.engine_vs_cpython_median !== null) {
-    console.log(`engine/CPython warm extraction (CPython with html5lib), median over the pages: ${result.engine_vs_cpython_median.toFixed(2)}x`);
+    console.log(`engine/CPython warm extraction (CPython with html5lib), median over the pages: ${result.engine_vs_cpython_median.toFixed(2)}x wall-clock, ${result.engine_vs_cpython_cpu_median.toFixed(2)}x CPU time`);
   }
   console.log(`isProbablyReaderable synthetic: ${r(readerableMs)}`);
   console.log(`memory: rss ${mb(mem.rss)}, heap used ${mb(mem.heapUsed)} / total ${mb(mem.heapTotal)}, external ${mb(mem.external)} (array buffers ${mb(mem.arrayBuffers)})`);
