@@ -4,7 +4,7 @@ EXAMPLE ?= fixtures/core--news-article-basic.html
 EXAMPLE_URL ?= https://example.org/news/river-health
 
 .PHONY: setup example build test check lint bench bench-blame bench-speed bench-scaling bench-parity bench-batch bench-engine bench-edge \
-	bench-extension bench-serve bench-render fixtures clean
+	bench-extension bench-serve bench-render train-root fixtures clean
 
 setup:            ## install everything (Debian chromium, pip -e .[test], npm ci); idempotent
 	bash build_scripts/setup.sh
@@ -42,6 +42,9 @@ bench:            ## quality (F1/P/R per set beside the peers, macro-average), t
 bench-blame:      ## loss accounting: lost gold and kept boilerplate by stage and rule, over all sets
 	mkdir -p out
 	$(PYTHON) -m readwell.bench --blame --set all --jobs 2 --json out/blame.json
+
+train-root:       ## retrain the learned root model (scikit-learn, the train extra): cross-validated figures, then root_model_data.py
+	$(PYTHON) -m readwell.bench.train --jobs 2 --write
 
 bench-speed:      ## ms/page: Readwell (html5lib, fast parser), trafilatura, readability-lxml, one interleaved run
 	$(PYTHON) benchmarks/speed.py

@@ -8,6 +8,7 @@ keyword check, the CLI's flags and the engine's ``options_schema()`` (which the 
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -39,6 +40,15 @@ class Options:
             "group": "what to extract",
             "help": "skip a stage (repeatable)",
             "cli": {"action": "append", "default": [], "metavar": "STAGE"},
+        },
+    )
+    root_model: bool = field(
+        default=True,
+        metadata={
+            "group": "what to extract",
+            "help": "let the learned model (readwell.root_model) overrule the hand rules' content root; "
+            "off: the rules' root, to compare",
+            "cli": {"action": argparse.BooleanOptionalAction, "default": True},
         },
     )
     # outputs

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from .. import root_model, root_model_data
 from ..context import SCORE, SELECTOR, Context
 from ..dom import Element, Text, detach, normalize_space
 from ..errors import InputError
@@ -408,6 +409,8 @@ def run(ctx: Context) -> None:
         ctx.root = root
         return
     top, sc, joined = find_root(body, ctx)
+    if top is not None and ctx.options.root_model:
+        top, joined = _learned_root(ctx, body, sc, top, joined)
     stats = sc.stats
     if sc.scores:
         best = sc.ranked()[0]
@@ -433,6 +436,31 @@ def run(ctx: Context) -> None:
         root = top
     _prune_outside(ctx, root, "outside the content root", SCORE, "outside-root")
     ctx.root = root
+
+
+def _learned_root(
+    ctx: Context, body: Element, sc: Scoring, top: Element, joined: set[int]
+) -> tuple[Element, set[int]]:
+    """The learned model's choice among the rules' root and its alternatives (``readwell.root_model``),
+    noted on ``ctx`` with its predicted gain when it overrules the rules."""
+    ranked = sc.ranked()
+    cands = root_model.candidates(body, ranked, top, joined)
+    if len(cands) < 2 or not root_model_data.TREES:
+        return top, joined
+    facts = root_model.page_facts(body, sc.stats, sc.scores, sc.prose, ranked, ctx.meta.title)
+    i, preds = root_model.choose(
+        cands, facts, root_model_data.TREES, root_model_data.BASE, root_model_data.MARGIN
+    )
+    if i == 0:
+        return top, joined
+    c = cands[i]
+    ctx.note(
+        "root-model",
+        c.top,
+        f"learned model chose {c.kind} over the rules' root {ctx.path_of(top)} "
+        f"(predicted F1 gain {preds[i] - preds[0]:+.3f})",
+    )
+    return c.top, set(c.joined)
 
 
 def _prune_outside(ctx: Context, root: Element, reason: str, kind: str, rule: str) -> None:

@@ -1,0 +1,386 @@
+"""Train the learned root model (``readwell.root_model``) on the development sets, with honest figures.
+
+One command: ``python -m readwell.bench.train`` (``make train-root``). Steps, each cached under ``--cache``
+(default ``/tmp/readwell-train``) so a rerun only redoes what changed:
+
+1. labels: every page is extracted once per root candidate (the real pipeline, the root forced to that
+   candidate) and the output scored against the gold with ``score.py``'s metric: each candidate's label is
+   its page's (tp, fp, fn). Expensive (about ten extractions per page); cached per page and candidate.
+2. features: one pipeline run per page up to the root choice, recording every candidate's features.
+3. cross-validation: 5 folds grouped by page, and leave-one-set-out (train on four sets, test on the fifth);
+   each page is scored with the candidate chosen by a model that never saw it, and per-set F1 is printed
+   beside the rules' root. Because labels are real pipeline outputs, these are the figures the bench would
+   print for those choices.
+4. fit on all pages and write ``py_core/readwell/root_model_data.py`` (with ``--write``).
+
+Training needs scikit-learn (the ``train`` extra); inference never does. Seeds are fixed: the same corpus and
+code give the same model file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from .scoring import Counts, page_counts, page_f1, prf
+from .sets import SETS, benchmarks_dir, load_truth, read_page
+
+FOLDS = 5
+SEED = 0
+# Tree ensemble size: small enough to read and to run per page in Pyodide (a few hundred comparisons).
+N_TREES = 60
+MAX_DEPTH = 3
+LEARNING_RATE = 0.1
+MIN_LEAF = 20
+# Predicted page-F1 gain an alternative needs to overrule the rules' root. Chosen on the cross-validated
+# figures (sweep 0.02-0.16, benchmarks/README.md): below 0.10 readability-dev loses pages, above 0.14 the
+# gains vanish; 0.12 is the smallest margin non-negative on every set.
+MARGIN = 0.12
+# An empty output ("no article") is worse than its page F1 of 0 says: the user sees nothing, and score.py's
+# precision leaves such a page out (an empty answer can raise a set's precision). Labels charge it this much.
+EMPTY_PENALTY = 0.3
+SET_WEIGHTS = False  # weighing each set the same overfits the two small sets (CV: l3s/dragnet gains vanish)
+LOSS_WEIGHT = 1.5  # a predicted loss counts 1.5 times a gain of the same size (CV: 1 to 4 tried)
+
+
+# --- running the pipeline with a forced candidate (worker processes) -------------------------------------
+def _install_hooks(force: list[int | None], record: list[Any]) -> None:
+    """Make ``select_root`` offer the candidates, record their features, and take ``force[0]``."""
+    from .. import root_model, root_model_data
+
+    root_model_data.TREES = (((-1,), (0.0,), (-1,), (-1,), (0.0,)),)
+
+    def forced(
+        cands: list[Any], facts: Any, trees: Any, base: float, margin: float
+    ) -> tuple[int, list[float]]:
+        rules = cands[0]
+        record.append([(c.kind, _key(c), root_model.features(c, rules, facts)) for c in cands])
+        i = force[0]
+        return (i if i is not None and i < len(cands) else 0), [0.0] * len(cands)
+
+    root_model.choose = forced
+
+
+def _key(c: Any) -> str:
+    return f"{c.top.nid}:{','.join(str(n) for n in sorted(c.joined))}"
+
+
+_HOOK: tuple[list[int | None], list[Any]] | None = None
+
+
+def _hook() -> tuple[list[int | None], list[Any]]:
+    global _HOOK
+    if _HOOK is None:
+        _HOOK = ([None], [])
+        _install_hooks(*_HOOK)
+    return _HOOK
+
+
+def _page_job(args: tuple[str, str | None, str, dict[str, list[float]] | None]) -> dict[str, Any]:
+    """Features of every candidate and, unless ``known`` covers them, each one's (tp, fp, fn)."""
+    from ..extract import extract_document, load_document, make_options
+
+    path, url, gold, known = args
+    force, record = _hook()
+    doc = load_document(read_page(path))
+    opts = make_options(url, {})
+    force[0] = 0
+    record.clear()
+    try:
+        r = extract_document(doc, opts)
+    except Exception as exc:  # a crash is a result (no article), as in the bench
+        print(f"  {path}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return {"cands": [], "labels": {}}
+    cands = record[-1] if record else []
+    labels: dict[str, list[float]] = dict(known or {})
+    if cands:
+        labels.setdefault(cands[0][1], list(page_counts(gold, r.text if r.found else "")))
+    for i, (_kind, key, _f) in enumerate(cands):
+        if key in labels:
+            continue
+        force[0] = i
+        try:
+            ri = extract_document(doc, opts)
+            text = ri.text if ri.found else ""
+        except Exception:
+            text = ""
+        labels[key] = list(page_counts(gold, text))
+    force[0] = 0
+    if not cands:  # no candidate at all (no scored paragraph): the rules' answer is the only one
+        labels["none"] = list(page_counts(gold, r.text if r.found else ""))
+    return {"cands": [[k, key, f] for k, key, f in cands], "labels": labels}
+
+
+def _code_hash() -> str:
+    """Features depend on the candidate and feature code: a change invalidates the cached features."""
+    from .. import root_model
+
+    return hashlib.sha256(Path(root_model.__file__).read_bytes()).hexdigest()[:12]
+
+
+def collect(bench: Path, cache: Path, jobs: int, sets: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    """Per set, per page: candidates (kind, key, features) and labels; cached in ``cache``."""
+    cache.mkdir(parents=True, exist_ok=True)
+    code = _code_hash()
+    out: dict[str, dict[str, Any]] = {}
+    for name in sets:
+        truth, pages = load_truth(bench / name)
+        f = cache / f"{name}.json"
+        old: dict[str, Any] = json.loads(f.read_text()) if f.is_file() else {}
+        old_pages = old.get("pages", {}) if old.get("code") == code else {}
+        old_labels = {pid: p.get("labels", {}) for pid, p in old.get("pages", {}).items()}
+        todo = [p for p in pages if p.id not in old_pages]
+        t0 = time.time()
+        args = [(p.path, p.url, truth[p.id], old_labels.get(p.id)) for p in todo]
+        done = _map(_page_job, args, jobs)
+        merged = dict(old_pages)
+        for p, res in zip(todo, done, strict=True):
+            merged[p.id] = res
+        f.write_text(json.dumps({"code": code, "pages": merged}))
+        print(f"{name}: {len(todo)} pages extracted in {time.time() - t0:.0f} s", file=sys.stderr)
+        out[name] = {"truth": truth, "pages": merged}
+    return out
+
+
+def _map(fn: Callable[[Any], Any], items: list[Any], jobs: int) -> list[Any]:
+    if jobs > 1 and len(items) > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            return list(pool.map(fn, items, chunksize=2))
+    return [fn(x) for x in items]
+
+
+# --- training and evaluation -------------------------------------------------------------------------------
+Row = tuple[str, str, list[list[float]], list[Counts]]  # set, page id, features per candidate, counts
+
+
+def rows_of(data: dict[str, dict[str, Any]], drop: tuple[str, ...] = ()) -> list[Row]:
+    """Training rows; candidates whose kind starts with one of ``drop`` are left out (to measure a smaller
+    candidate set before changing ``root_model.candidates``)."""
+    rows: list[Row] = []
+    for name, d in data.items():
+        for pid in sorted(d["pages"]):
+            p = d["pages"][pid]
+            cands = p["cands"]
+            labels = p["labels"]
+            if not cands:
+                c = labels.get("none", [0.0, 0.0, 0.0])
+                rows.append((name, pid, [], [(c[0], c[1], c[2])]))
+                continue
+            cands = [c for i, c in enumerate(cands) if i == 0 or not c[0].startswith(drop or ("\0",))]
+            feats = [f for _k, _key, f in cands]
+            counts: list[Counts] = [
+                (lab[0], lab[1], lab[2]) for lab in (labels[key] for _k, key, _f in cands)
+            ]
+            rows.append((name, pid, feats, counts))
+    return rows
+
+
+def fit(rows: list[Row]) -> Any:
+    """A gradient-boosted regression of each candidate's page-F1 gain over the rules' root.
+
+    Each set weighs the same (the targets are per set, and the small sets are the most varied), and a loss
+    counts ``LOSS_WEIGHT`` times a gain of the same size (overruling the rules must be worth it)."""
+    from sklearn.ensemble import GradientBoostingRegressor  # type: ignore[import-untyped]
+
+    per_set: dict[str, int] = {}
+    for r in rows:
+        per_set[r[0]] = per_set.get(r[0], 0) + 1
+    xs: list[list[float]] = []
+    ys: list[float] = []
+    ws: list[float] = []
+    for name, _p, feats, counts in rows:
+        if len(feats) < 2:
+            continue
+        base = page_f1(counts[0])
+        w = len(rows) / (len(per_set) * per_set[name]) if SET_WEIGHTS else 1.0
+        for f, c in zip(feats, counts, strict=True):
+            gain = page_f1(c) - base - (EMPTY_PENALTY if _empty(c) and not _empty(counts[0]) else 0.0)
+            xs.append(f)
+            ys.append(gain * LOSS_WEIGHT if gain < 0 else gain)
+            ws.append(w)
+    model = GradientBoostingRegressor(
+        n_estimators=N_TREES,
+        max_depth=MAX_DEPTH,
+        learning_rate=LEARNING_RATE,
+        min_samples_leaf=MIN_LEAF,
+        random_state=SEED,
+    )
+    model.fit(xs, ys, sample_weight=ws)
+    return model
+
+
+def _empty(c: Counts) -> bool:
+    """Nothing extracted where the gold has text (tp = fp = 0, fn > 0)."""
+    return c[0] == 0 and c[1] == 0 and c[2] > 0
+
+
+def export(model: Any) -> tuple[float, list[Any]]:
+    """(base, trees) in ``root_model.Tree`` form, learning rate folded into the leaf values."""
+    base = float(model.init_.constant_[0][0]) if hasattr(model.init_, "constant_") else 0.0
+    trees = []
+    for est in model.estimators_[:, 0]:
+        t = est.tree_
+        feat = [int(x) if x >= 0 else -1 for x in t.feature]
+        trees.append(
+            (
+                tuple(feat),
+                tuple(float(x) for x in t.threshold),
+                tuple(int(x) for x in t.children_left),
+                tuple(int(x) for x in t.children_right),
+                tuple(float(v[0][0]) * model.learning_rate for v in t.value),
+            )
+        )
+    return base, trees
+
+
+def predictor(model: Any) -> Callable[[list[list[float]]], list[float]]:
+    """Predicted gains of a page's candidates, computed as ``select_root`` will (``root_model.predict``)."""
+    from ..root_model import predict
+
+    base, trees = export(model)
+    return lambda feats: [predict(trees, base, f) for f in feats]
+
+
+def pick(preds: list[float], margin: float) -> int:
+    """``root_model.choose``'s rule on predicted gains."""
+    if len(preds) < 2:
+        return 0
+    best = max(range(len(preds)), key=lambda i: (preds[i], -i))
+    return best if preds[best] - preds[0] > margin else 0
+
+
+def folds_of(rows: list[Row]) -> list[int]:
+    """Fold of each row: pages shuffled with a fixed seed, then dealt round-robin."""
+    order = list(range(len(rows)))
+    random.Random(SEED).shuffle(order)
+    fold = [0] * len(rows)
+    for rank, i in enumerate(order):
+        fold[i] = rank % FOLDS
+    return fold
+
+
+def per_set(rows: list[Row], picks: list[int]) -> dict[str, tuple[dict[str, float], dict[str, float], int]]:
+    """Per set: rules' figures, chosen figures, pages where the choice differs."""
+    out = {}
+    for name in dict.fromkeys(r[0] for r in rows):
+        idx = [i for i, r in enumerate(rows) if r[0] == name]
+        rules = prf([rows[i][3][0] for i in idx])
+        chosen = prf([rows[i][3][picks[i]] for i in idx])
+        out[name] = (rules, chosen, sum(1 for i in idx if picks[i] != 0))
+    return out
+
+
+def report(title: str, rows: list[Row], picks: list[int]) -> None:
+    print(f"== {title}")
+    for name, (a, b, n) in per_set(rows, picks).items():
+        print(
+            f"  {name:<16} rules F1 {a['f1']:.4f} (P {a['precision']:.4f} R {a['recall']:.4f})  "
+            f"model F1 {b['f1']:.4f} (P {b['precision']:.4f} R {b['recall']:.4f})  "
+            f"delta {b['f1'] - a['f1']:+.4f}  pages changed {n}"
+        )
+
+
+def cross_validate(rows: list[Row]) -> list[list[float]]:
+    """Every candidate's predicted gain by the model of the fold that did not see its page."""
+    fold = folds_of(rows)
+    preds: list[list[float]] = [[] for _ in rows]
+    for k in range(FOLDS):
+        predict = predictor(fit([r for r, f in zip(rows, fold, strict=True) if f != k]))
+        for i, r in enumerate(rows):
+            if fold[i] == k:
+                preds[i] = predict(r[2])
+    return preds
+
+
+def leave_one_set_out(rows: list[Row]) -> list[list[float]]:
+    """Every candidate's predicted gain by a model trained on the other sets only."""
+    preds: list[list[float]] = [[] for _ in rows]
+    for name in dict.fromkeys(r[0] for r in rows):
+        predict = predictor(fit([r for r in rows if r[0] != name]))
+        for i, r in enumerate(rows):
+            if r[0] == name:
+                preds[i] = predict(r[2])
+    return preds
+
+
+def write_model(model: Any, margin: float, path: Path) -> None:
+    from ..root_model import FEATURES
+
+    base, trees = export(model)
+    lines = [
+        '"""The learned root model\'s trees, generated by ``python -m readwell.bench.train --write`` (do not',
+        'edit by hand). ``readwell.root_model`` has the features; ``benchmarks/README.md`` the figures."""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from .root_model import Tree",
+        "",
+        "# fmt: off",
+        f"FEATURES: tuple[str, ...] = {tuple(FEATURES)!r}",
+        f"BASE: float = {base!r}",
+        f"MARGIN: float = {margin!r}",
+        "TREES: tuple[Tree, ...] = (",
+    ]
+    lines += [f"    {t!r}," for t in trees]
+    lines += [")", "# fmt: on", ""]
+    path.write_text("\n".join(lines), encoding="utf-8")
+    print(f"wrote {path} ({path.stat().st_size} bytes, {len(trees)} trees)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    global LOSS_WEIGHT, SET_WEIGHTS
+    ap = argparse.ArgumentParser(prog="python -m readwell.bench.train", description=__doc__)
+    ap.add_argument(
+        "--benchmarks", type=Path, help="directory holding the sets (default ../shared/benchmarks)"
+    )
+    ap.add_argument("--cache", type=Path, default=Path("/tmp/readwell-train"))
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--set", action="append", choices=SETS, help="only these sets (repeatable)")
+    ap.add_argument("--margin", type=float, default=MARGIN)
+    ap.add_argument("--sweep", type=float, nargs="+", help="report these margins (models fitted once)")
+    ap.add_argument("--drop", nargs="+", help="leave out candidates of these kinds (prefixes)")
+    ap.add_argument("--loss-weight", type=float, default=LOSS_WEIGHT)
+    ap.add_argument("--set-weights", action="store_true", help="weigh every set the same (not kept)")
+    ap.add_argument("--write", action="store_true", help="fit on every page and write root_model_data.py")
+    args = ap.parse_args(argv)
+    bench = benchmarks_dir(args.benchmarks)
+    if bench is None:
+        print("no benchmark sets found (--benchmarks DIR)", file=sys.stderr)
+        return 2
+    data = collect(bench, args.cache, args.jobs, tuple(args.set or SETS))
+    rows = rows_of(data, tuple(args.drop or ()))
+    LOSS_WEIGHT, SET_WEIGHTS = args.loss_weight, args.set_weights
+    print(f"{len(rows)} pages, {sum(len(r[2]) for r in rows)} candidates")
+    cv = cross_validate(rows)
+    loso = leave_one_set_out(rows) if len({r[0] for r in rows}) > 1 else None
+    for margin in args.sweep or [args.margin]:
+        report(
+            f"{FOLDS}-fold cross-validation, grouped by page (margin {margin})",
+            rows,
+            [pick(p, margin) for p in cv],
+        )
+        if loso is not None:
+            report(
+                f"leave one set out (train on the other sets; margin {margin})",
+                rows,
+                [pick(p, margin) for p in loso],
+            )
+    oracle = [max(range(len(r[3])), key=lambda i: page_f1(r[3][i])) for r in rows]
+    report("oracle (best candidate per page: the ceiling of this candidate set)", rows, oracle)
+    if args.write:
+        from .. import root_model_data
+
+        write_model(fit(rows), args.margin, Path(root_model_data.__file__))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

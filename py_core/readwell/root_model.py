@@ -1,0 +1,349 @@
+"""A learned second opinion on the content root: candidates, their features, and a small tree ensemble.
+
+Why: hand rules for "how wide is the article" plateaued (issue 10): the root is often too narrow on ordinary
+div pages (the lead or headline block in a sibling wrapper, an article split in sibling blocks) and now and
+then the wrong block altogether. Instead of one more climbing rule, the rules' root and a few alternatives
+(its ancestors, the runners-up of scoring) are described by the measures scoring already has, and a gradient
+boosted tree ensemble trained on the development corpus predicts which alternative extracts better
+(``readwell.bench.train`` makes ``root_model_data.py`` with one command; ``benchmarks/README.md`` has its
+cross-validated figures).
+
+Inference is pure Python: features use only integer counts, + - * / and comparisons (IEEE arithmetic, so
+CPython and Pyodide agree to the bit), and the ensemble is a sum of leaf values walked in a fixed order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .dom import Element, normalize_space
+from .measure import Stat
+from .rules import COMMENT_TOKENS, tokens_of
+from .signals import class_weight
+
+# How far above the rules' root the ancestors are offered (body is always offered too).
+MAX_LEVELS_UP = 5
+# Runners-up of scoring outside the rules' root that are offered (the "wrong block" case).
+MAX_OTHERS = 2
+# (An alternative replaces the rules' root only when its predicted gain clears the margin stored with the
+# model, ``root_model_data.MARGIN``: the model must be confident to overrule the rules.)
+HEADING_TAGS = ("h1", "h2", "h3")
+TAG_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("article", frozenset({"article"})),
+    ("main", frozenset({"main"})),
+    ("section", frozenset({"section"})),
+    ("div", frozenset({"div"})),
+    ("table", frozenset({"td", "tr", "tbody", "table", "th"})),
+    ("body", frozenset({"body"})),
+    ("list", frozenset({"ul", "ol", "li", "dl", "dd"})),
+    ("form", frozenset({"form"})),
+)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A root choice as ``select_root.find_root`` returns it: ``top`` and the ids of its siblings to join
+    (the root is then the parent, holding ``top`` and those siblings only)."""
+
+    top: Element
+    joined: frozenset[int]
+    kind: str  # "rules", "up N", "best", "rank N", "body": where it came from (debug notes)
+
+    def parts(self) -> list[Element]:
+        if not self.joined or self.top.parent is None:
+            return [self.top]
+        return [self.top, *(c for c in self.top.parent.element_children if c.nid in self.joined)]
+
+    def key(self) -> tuple[int, frozenset[int]]:
+        return (self.top.nid, self.joined)
+
+
+def candidates(
+    body: Element, ranked: Sequence[Element], top: Element, joined: set[int] | frozenset[int]
+) -> list[Candidate]:
+    """The rules' root first, then its ancestors, scoring's best element, runners-up elsewhere, and body."""
+    out: list[Candidate] = [Candidate(top, frozenset(joined), "rules")]
+    if joined:
+        out.append(Candidate(top, frozenset(), "top alone"))
+    level = 0
+    for anc in top.ancestors():
+        if anc is body or anc.tag in ("html", "#document"):
+            break
+        level += 1
+        if level > MAX_LEVELS_UP:
+            break
+        out.append(Candidate(anc, frozenset(), f"up {level}"))
+    if ranked:
+        best = ranked[0]
+        if best is not top:
+            out.append(Candidate(best, frozenset(), "best"))
+        chain = {top.nid, *(a.nid for a in top.ancestors())}
+        n = 0
+        for i, el in enumerate(ranked[1:12], 2):
+            if el.nid in chain or top in set(el.ancestors()):
+                continue
+            out.append(Candidate(el, frozenset(), f"rank {i}"))
+            n += 1
+            if n >= MAX_OTHERS:
+                break
+    out.append(Candidate(body, frozenset(), "body"))
+    seen: set[tuple[int, frozenset[int]]] = set()
+    unique = []
+    for c in out:
+        if c.key() not in seen:
+            seen.add(c.key())
+            unique.append(c)
+    return unique
+
+
+@dataclass
+class PageFacts:
+    """What every candidate's features are measured against (computed once per page)."""
+
+    body: Element
+    stats: dict[int, Stat]
+    scores: dict[int, float]
+    prose: dict[int, float]
+    ranked_pos: dict[int, int]
+    best: Element | None
+    title_headings: list[Element]  # h1-h3 whose text is (in) the page title
+    markers: list[Element]  # itemprop=articleBody / Article microdata / <article> / <main>
+    commentish: list[Element]  # elements named as comments
+
+
+def page_facts(
+    body: Element,
+    stats: dict[int, Stat],
+    scores: dict[int, float],
+    prose: dict[int, float],
+    ranked: Sequence[Element],
+    title: str | None,
+) -> PageFacts:
+    t = normalize_space(title or "").lower()
+    heads: list[Element] = []
+    markers: list[Element] = []
+    commentish: list[Element] = []
+    for e in body.iter():
+        tag = e.tag
+        if tag in HEADING_TAGS and t:
+            h = normalize_space(e.text()).lower()
+            if len(h) >= 10 and h in t:
+                heads.append(e)
+        if (
+            tag in ("article", "main")
+            or e.get("itemprop") == "articleBody"
+            or "Article" in e.get("itemtype")
+            or "BlogPosting" in e.get("itemtype")
+        ):
+            markers.append(e)
+        cls = e.get("class")
+        ident = e.get("id")
+        if (cls or ident) and tokens_of(cls + " " + ident) & COMMENT_TOKENS:
+            commentish.append(e)
+    return PageFacts(
+        body,
+        stats,
+        scores,
+        prose,
+        {e.nid: i for i, e in enumerate(ranked)},
+        ranked[0] if ranked else None,
+        heads,
+        markers,
+        commentish,
+    )
+
+
+FEATURES: tuple[str, ...] = (
+    "units_share",
+    "prose_share",
+    "link_density",
+    "paragraphs",
+    "paragraph_share",
+    "marks_per_100",
+    "score_rel",
+    "rank",
+    "levels_up",
+    "is_rules",
+    "is_body",
+    "related",
+    "holds_best",
+    *(f"tag_{name}" for name, _ in TAG_GROUPS),
+    "class_weight",
+    "headings",
+    "title_heading",
+    "rules_title_heading",
+    "markers",
+    "rules_markers",
+    "comment_named",
+    "comment_inside",
+    "units_ratio",
+    "extra_units_share",
+    "extra_prose_rate",
+    "extra_link_density",
+    "extra_paragraphs",
+    "extra_headings",
+    "rules_units_share",
+    "rules_prose_share",
+    "rules_link_density",
+    "children",
+    "joined",
+    "prose_ratio",
+    "removed_share",
+    "removed_prose_rate",
+    "removed_link_density",
+    "removed_units_per_paragraph",
+    "units_per_paragraph",
+    "rules_units_per_paragraph",
+    "levels_down",
+    "twins",
+    "twin_share",
+)
+
+
+def _inside(node: Element, parts: list[Element]) -> bool:
+    ids = {id(p) for p in parts}
+    if id(node) in ids:
+        return True
+    return any(id(a) in ids for a in node.ancestors())
+
+
+def _levels_above(top: Element, other: Element) -> int:
+    """How many levels ``top`` is above ``other`` (0 = the same), or -1 when it does not contain it."""
+    n = 0
+    cur: Element | None = other
+    while cur is not None:
+        if cur is top:
+            return n
+        cur = cur.parent
+        n += 1
+    return -1
+
+
+def _sum(parts: list[Element], stats: dict[int, Stat]) -> tuple[float, float, float, float, float, float]:
+    units = links = marks = paragraphs = headings = 0.0
+    for p in parts:
+        st = stats.get(p.nid)
+        if st is None:
+            continue
+        units += st.units
+        links += st.link_units
+        marks += st.marks
+        paragraphs += st.paragraphs
+        headings += st.headings
+    return units, links, marks, paragraphs, headings, float(len(parts))
+
+
+def features(c: Candidate, rules: Candidate, f: PageFacts) -> list[float]:
+    """The feature vector of ``c`` (order: ``FEATURES``), measured against the page and the rules' root."""
+    parts = c.parts()
+    rparts = rules.parts()
+    units, links, marks, paragraphs, headings, _ = _sum(parts, f.stats)
+    r_units, r_links, _, r_paragraphs, r_headings, _ = _sum(rparts, f.stats)
+    b = f.stats[f.body.nid]
+    body_units = float(b.units) or 1.0
+    body_paragraphs = float(b.paragraphs) or 1.0
+    body_prose = f.prose.get(f.body.nid, 0.0) or 1.0
+    prose = sum(f.prose.get(p.nid, 0.0) for p in parts)
+    r_prose = sum(f.prose.get(p.nid, 0.0) for p in rparts)
+    top = c.top
+    best_score = f.scores.get(f.best.nid, 0.0) if f.best is not None else 0.0
+    score = f.scores.get(top.nid)
+    extra = units - r_units
+    tag_flags = [1.0 if top.tag in tags else 0.0 for _, tags in TAG_GROUPS]
+    up = _levels_above(top, rules.top)
+    related = 1.0 if up >= 0 else (-1.0 if _levels_above(rules.top, top) >= 0 else 0.0)
+    return [
+        units / body_units,
+        prose / body_prose,
+        links / units if units else 0.0,
+        paragraphs,
+        paragraphs / body_paragraphs,
+        100 * marks / units if units else 0.0,
+        score / best_score if score is not None and best_score > 0 else -1.0,
+        float(min(f.ranked_pos.get(top.nid, 50), 50)),
+        float(up),
+        1.0 if c.key() == rules.key() else 0.0,
+        1.0 if top is f.body else 0.0,
+        related,
+        1.0 if f.best is not None and _inside(f.best, parts) else 0.0,
+        *tag_flags,
+        float(class_weight(top)),
+        headings,
+        float(sum(1 for h in f.title_headings if _inside(h, parts))),
+        float(sum(1 for h in f.title_headings if _inside(h, rparts))),
+        float(sum(1 for m in f.markers if _inside(m, parts))),
+        float(sum(1 for m in f.markers if _inside(m, rparts))),
+        1.0 if tokens_of(top.get("class") + " " + top.get("id")) & COMMENT_TOKENS else 0.0,
+        float(sum(1 for m in f.commentish if _inside(m, parts))),
+        units / r_units if r_units else 0.0,
+        extra / body_units,
+        (prose - r_prose) / extra if extra > 0 else 0.0,
+        (links - r_links) / extra if extra > 0 else 0.0,
+        paragraphs - r_paragraphs,
+        headings - r_headings,
+        r_units / body_units,
+        r_prose / body_prose,
+        r_links / r_units if r_units else 0.0,
+        float(len(top.element_children)),
+        float(len(c.joined)),
+        prose / r_prose if r_prose else 0.0,
+        -extra / body_units if extra < 0 else 0.0,
+        (r_prose - prose) / -extra if extra < 0 else 0.0,
+        (r_links - links) / -extra if extra < 0 else 0.0,
+        -extra / (r_paragraphs - paragraphs) if extra < 0 and r_paragraphs > paragraphs else 0.0,
+        units / paragraphs if paragraphs else 0.0,
+        r_units / r_paragraphs if r_paragraphs else 0.0,
+        float(_levels_above(rules.top, top)),
+        *_twins(top, rules.top, f.stats, units),
+    ]
+
+
+def _twins(el: Element, stop: Element, stats: dict[int, Stat], units: float) -> tuple[float, float]:
+    """For a candidate inside the rules' root: how many blocks beside it, or beside an ancestor of it below
+    that root, repeat its tag and class (an article split in like blocks, a listicle's items), and their
+    text as a share of the candidate's. A narrower root that drops its twins drops part of the article."""
+    if _levels_above(stop, el) <= 0:
+        return 0.0, 0.0
+    n = 0
+    twin_units = 0
+    cur = el
+    while cur is not stop and cur.parent is not None:
+        sig = (cur.tag, cur.get("class"))
+        for sib in cur.parent.element_children:
+            if sib is not cur and (sib.tag, sib.get("class")) == sig:
+                st = stats.get(sib.nid)
+                if st is not None and st.units > 0:
+                    n += 1
+                    twin_units += st.units
+        cur = cur.parent
+    return float(n), twin_units / units if units else 0.0
+
+
+# --- the ensemble ------------------------------------------------------------------------------------------
+# A tree is (feature index per node, threshold per node, left child, right child, leaf value per node); a leaf
+# has feature index -1. Prediction = base + sum over trees of the leaf reached (x[f] <= threshold goes left).
+Tree = tuple[tuple[int, ...], tuple[float, ...], tuple[int, ...], tuple[int, ...], tuple[float, ...]]
+
+
+def predict(trees: Sequence[Tree], base: float, x: Sequence[float]) -> float:
+    total = base
+    for feat, thr, left, right, value in trees:
+        node = 0
+        while feat[node] >= 0:
+            node = left[node] if x[feat[node]] <= thr[node] else right[node]
+        total += value[node]
+    return total
+
+
+def choose(
+    cands: list[Candidate], facts: PageFacts, trees: Sequence[Tree], base: float, margin: float
+) -> tuple[int, list[float]]:
+    """Index of the chosen candidate (0, the rules' root, unless another is predicted better by more than
+    ``margin``) and every candidate's predicted gain over the rules' root."""
+    rules = cands[0]
+    preds = [predict(trees, base, features(c, rules, facts)) for c in cands]
+    best = max(range(len(cands)), key=lambda i: (preds[i], -i))
+    if preds[best] - preds[0] <= margin:
+        best = 0
+    return best, preds

@@ -1,0 +1,63 @@
+"""The learned root model: pure-Python inference, its file, its switch and its notes.
+
+The model's quality is measured by ``python -m readwell.bench.train`` (cross-validated, on the benchmark
+sets); here: the ensemble walks trees as exported, the shipped file matches the feature code and stays small,
+and ``root_model=False`` gives the rules' root back.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import fixturelib
+from readwell import extract, root_model, root_model_data
+from readwell.extract import make_options, run_pipeline
+from readwell.parse import parse_html
+
+TEASERS = "quality--teaser-summaries-beside-article"
+
+
+def test_predict_walks_each_tree_to_one_leaf() -> None:
+    # node 0 splits on feature 1 at 0.5; leaves 1 (left) and 2 (right)
+    tree: root_model.Tree = ((1, -1, -1), (0.5, 0.0, 0.0), (1, -1, -1), (2, -1, -1), (0.0, -0.25, 0.75))
+    assert root_model.predict([tree], 0.125, [9.0, 0.5]) == 0.125 - 0.25
+    assert root_model.predict([tree, tree], 0.0, [9.0, 0.75]) == 1.5
+
+
+def test_choose_keeps_the_rules_root_unless_the_gain_clears_the_margin() -> None:
+    body = parse_html("<html><body><div><p>" + "Words, more words. " * 20 + "</p></div></body></html>").body
+    div = body.element_children[0]
+    cands = [root_model.Candidate(div, frozenset(), "rules"), root_model.Candidate(body, frozenset(), "body")]
+    facts = root_model.page_facts(body, {}, {}, {}, [], None)
+    # one leaf per tree: "is_body" feature → +0.3 gain for the body candidate
+    i = root_model.FEATURES.index("is_body")
+    tree: root_model.Tree = ((i, -1, -1), (0.5, 0.0, 0.0), (1, -1, -1), (2, -1, -1), (0.0, 0.0, 0.3))
+    from readwell.measure import measure
+
+    facts.stats = measure(body)
+    assert root_model.choose(cands, facts, [tree], 0.0, 0.2)[0] == 1
+    assert root_model.choose(cands, facts, [tree], 0.0, 0.4)[0] == 0
+
+
+def test_the_shipped_model_matches_the_feature_code_and_is_small() -> None:
+    assert root_model_data.TREES, "the model file holds no trees: run python -m readwell.bench.train --write"
+    assert root_model_data.FEATURES == root_model.FEATURES
+    n = len(root_model.FEATURES)
+    for feat, thr, left, right, value in root_model_data.TREES:
+        assert len(feat) == len(thr) == len(left) == len(right) == len(value)
+        assert all(-1 <= f < n for f in feat)
+    assert Path(root_model_data.__file__).stat().st_size < 1_000_000
+
+
+def test_the_model_is_noted_and_can_be_switched_off() -> None:
+    fx = fixturelib.load(fixturelib.FIXTURES / f"{TEASERS}.html")
+    on = run_pipeline(parse_html(fx.data), make_options(fx.url, {}))
+    off = run_pipeline(parse_html(fx.data), make_options(fx.url, {"root_model": False}))
+    notes = [n for n in on.notes if n.step == "root-model"]
+    assert notes and "learned model chose" in notes[0].detail and "predicted F1 gain" in notes[0].detail
+    assert not [n for n in off.notes if n.step == "root-model"]
+    assert on.root is not None and off.root is not None and on.root.nid != off.root.nid
+    # the rules' root keeps the teaser list the model leaves out
+    teaser = "judges praised their clear diction"
+    assert teaser in extract(fx.data, url=fx.url, root_model=False).text
+    assert teaser not in extract(fx.data, url=fx.url).text
