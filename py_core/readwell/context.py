@@ -109,6 +109,7 @@ class Context:
     _stats: dict[int, Stat] | None = None  # ``measure(_stats_root)``, see ``Context.measure``
     _stats_root: Element | None = None
     _stats_changed: list[Element] = field(default_factory=list)  # parents of nodes removed since
+    _dropped: list[Element] = field(default_factory=list)  # subtrees taken out of the tree (``release``)
 
     # --- shared measures -----------------------------------------------------------------------------------
     def measure(self, root: Element) -> dict[int, Stat]:
@@ -177,6 +178,8 @@ class Context:
         if self._stats is not None:
             self._stats_changed.append(node.parent)
         dom.detach(node)
+        if node.__class__ is Element:
+            self._dropped.append(node)
 
     def unwrap(self, el: Element, kind: str, rule: str, reason: str) -> None:
         """Replace ``el`` by its children (content kept, wrapper dropped), logging it."""
@@ -214,6 +217,16 @@ class Context:
         self._entry(old, "replace", kind, rule, reason)
         self.forget_measures()
         dom.replace(old, new)
+        if old.__class__ is Element:
+            self._dropped.append(old)
+
+    def release(self) -> None:
+        """Free the working tree and every subtree taken out of it (``dom.release``); the run is over and
+        nothing may read them again."""
+        for el in self._dropped:
+            dom.release(el)
+        self._dropped = []
+        dom.release(self.doc.root)
 
     def note(self, step: str, el: Element, detail: str) -> None:
         """Record a decision that changes no membership (e.g. the root candidate moved to an ancestor)."""

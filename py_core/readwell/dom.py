@@ -190,6 +190,26 @@ class Element(Node):
         return self.parent.children.index(self) if self.parent is not None else 0
 
 
+def release(root: Element) -> None:
+    """Break the parent links of a tree nobody will read again, so reference counting frees it at once.
+
+    Why: every node points at its parent and the parent's child list points back, so a dropped tree is a
+    reference cycle that only the cyclic garbage collector frees, and its full collections then walk every
+    dead tree of the last pages again (about a fifth of the CPU of an extraction). One linear walk here is
+    far cheaper."""
+    stack: list[Element] = [root]
+    pop = stack.pop
+    push = stack.append
+    while stack:
+        el = pop()
+        el.parent = None
+        for c in el.children:
+            if c.__class__ is Element:
+                push(c)
+            else:
+                c.parent = None
+
+
 def normalize_space(s: str) -> str:
     return " ".join(s.split())
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from . import adapters, deadline, metadata
 from .context import Context, LogEntry, PageMeta
-from .dom import Document, Element, css_path
+from .dom import Document, Element, css_path, release
 from .errors import InputError
 from .fetch import fetch
 from .options import OPTION_NAMES, Options
@@ -178,7 +178,7 @@ def extract(source: Any, url: str | None = None, **options: Any) -> Result:
         except deadline.DeadlineExceeded as exc:
             return timeout_result(opts, exc)
         parse_ms = (time.perf_counter() - t0) * 1000
-        result = extract_document(doc, opts)
+        result = extract_document(doc, opts) if doc is source else extract_owned(doc, opts)
     if opts.debug:
         result.timings = {"parse": round(parse_ms, 3), **result.timings}
     return result
@@ -190,7 +190,7 @@ def extract_url(url: str, *, allow_private: bool = True, **options: Any) -> Resu
     come from someone else (a server)."""
     body, encoding, final = fetch(url, allow_private=allow_private)
     opts = make_options(final, options)
-    return extract_document(parse_html(body, encoding), opts)
+    return extract_owned(parse_html(body, encoding), opts)
 
 
 async def aextract(source: Any, url: str | None = None, **options: Any) -> Result:
@@ -202,9 +202,7 @@ async def aextract_url(url: str, *, allow_private: bool = True, **options: Any) 
     """``extract_url`` for servers: the fetch and the extraction run in worker threads."""
     body, encoding, final = await asyncio.to_thread(fetch, url, allow_private=allow_private)
     opts = make_options(final, options)
-    return await asyncio.to_thread(
-        extract_document, await asyncio.to_thread(parse_html, body, encoding), opts
-    )
+    return await asyncio.to_thread(extract_owned, await asyncio.to_thread(parse_html, body, encoding), opts)
 
 
 def run_pipeline(
@@ -228,6 +226,14 @@ def extract_document(doc: Document, opts: Options) -> Result:
             return _extract_document(doc, opts)
         except deadline.DeadlineExceeded as exc:
             return timeout_result(opts, exc)
+
+
+def extract_owned(doc: Document, opts: Options) -> Result:
+    """``extract_document`` on a document nobody else holds (parsed for this call): released afterwards."""
+    try:
+        return extract_document(doc, opts)
+    finally:
+        release(doc.root)
 
 
 def _extract_document(doc: Document, opts: Options) -> Result:
@@ -284,7 +290,7 @@ def _extract_document(doc: Document, opts: Options) -> Result:
             "total": _ms(t0, t_end),
         }
     )
-    return Result(
+    result = Result(
         found=found,
         readerable=ready,
         **asdict(md_full),
@@ -299,6 +305,8 @@ def _extract_document(doc: Document, opts: Options) -> Result:
         timings=timings,
         debug=opts.debug,
     )
+    ctx.release()  # the working copy is ours alone (see ``dom.release``)
+    return result
 
 
 def _ms(a: float, b: float) -> float:

@@ -14,7 +14,7 @@ from typing import Any
 
 from .dom import Document
 from .errors import InputError
-from .extract import extract_document, make_options
+from .extract import extract_owned, make_options
 from .options import OPTION_NAMES, Options
 
 # Option name → accepted JSON types, read from readwell.options (the one source of option names and types);
@@ -124,7 +124,7 @@ def extraction_answer(
     try:
         doc = parse()
         left_ms = max(int((deadline_at - time.monotonic()) * 1000), 1)
-        result = extract_document(doc, make_options(url, {**options, "deadline_ms": left_ms}))
+        result = extract_owned(doc, make_options(url, {**options, "deadline_ms": left_ms}))
         if result.timeout:
             stage = result.timeout.get("stage")
             return 504, error_body(504, f"no answer within the deadline (stopped in {stage})")
