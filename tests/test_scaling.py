@@ -222,3 +222,45 @@ def test_extraction_leaves_no_tree_to_the_cyclic_collector() -> None:
     readwell.extract(doc)
     assert all(c.parent is doc.root for c in doc.root.children) and len(list(doc.root.iter())) > 40
     assert _cyclic_garbage_nodes(lambda: readwell.extract(parse_html(html))) > 0
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_text_start_equals_the_start_of_the_normalized_text(seed: int) -> None:
+    """The removal log reads only the start of a removed subtree's text; it must be the same start."""
+    rng = random.Random(seed)
+    pieces = [" ", "\n\t", "ab", " cd ", "x" * 45, "  y  z ", "\u00a0w", ""]
+    for _ in range(300):
+        root = Element("div")
+        elements = [root]
+        for _ in range(rng.randint(0, 30)):
+            parent = rng.choice(elements)
+            if rng.random() < 0.4:
+                el = Element(rng.choice(["span", "p", "script", "style"]))
+                parent.append(el)
+                elements.append(el)
+            else:
+                parent.append(Text(rng.choice(pieces)))
+        for el in elements:
+            for limit in (0, 1, 7, 80):
+                assert el.text_start(limit) == dom.normalize_space(el.text())[:limit]
+
+
+def test_removal_log_reads_a_bounded_part_of_a_huge_removed_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A removed block's log sample costs the same whatever the block's size (linear removal logs)."""
+    original = dom.normalize_space
+    read = [0]
+
+    def counted(s: str) -> str:
+        read[0] += len(s)
+        return original(s)
+
+    monkeypatch.setattr(dom, "normalize_space", counted)
+    reads = []
+    for n in (500, 2000):
+        read[0] = 0
+        footer = "<footer>" + "<span>link text</span>" * n + "</footer>"
+        html = _page(f"<p>{PROSE}</p><p>{PROSE}</p>") + footer
+        result = readwell.extract(html, debug=True)
+        assert any(e.tag == "footer" for e in result.removals)
+        reads.append(read[0])
+    assert reads[0] == reads[1]

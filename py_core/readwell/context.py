@@ -159,7 +159,7 @@ class Context:
     def _entry(self, node: Node, action: str, kind: str, rule: str, reason: str) -> None:
         deadline.tick()
         if isinstance(node, Element):
-            text = dom.normalize_space(node.text())[:80]
+            text = node.text_start(80)
             path = self.path_of(node)
             tag = node.tag
         else:

@@ -186,6 +186,32 @@ class Element(Node):
                 stack.extend(reversed(n.children))
         return "".join(out)
 
+    def text_start(self, limit: int) -> str:
+        """``normalize_space(self.text())[:limit]``, reading only as much text as that needs.
+
+        Why: the removal log keeps the first 80 characters of every removed subtree, and the subtrees
+        outside the content root are most of the page. Normalizing a prefix of the text gives a prefix of
+        the normalized whole, so once the prefix normalizes to ``limit`` characters the rest cannot change
+        them. The prefix is normalized again only when its raw length has doubled (linear overall)."""
+        out: list[str] = []
+        size = 0
+        check_at = limit
+        stack: list[Node] = [self]
+        while stack:
+            n = stack.pop()
+            if n.__class__ is Text:
+                data = n.data
+                out.append(data)
+                size += len(data)
+                if size >= check_at:
+                    head = normalize_space("".join(out))
+                    if len(head) >= limit:
+                        return head[:limit]
+                    check_at = 2 * size
+            elif n is self or n.tag not in NON_TEXT:  # type: ignore[attr-defined]
+                stack.extend(reversed(n.children))  # type: ignore[attr-defined]
+        return normalize_space("".join(out))[:limit]
+
     def index_in_parent(self) -> int:
         return self.parent.children.index(self) if self.parent is not None else 0
 
