@@ -9,6 +9,7 @@ all a reader without scripts sees. Left alone, those later stages would delete t
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from ..context import STRUCTURE, Context
 from ..dom import Element, Node, Text
@@ -39,14 +40,64 @@ def is_placeholder_src(src: str) -> bool:
     return not s or bool(_PLACEHOLDER.search(s[:200])) and (s.startswith("data:") or len(s) < 300)
 
 
+LAZY_TAGS = frozenset({"img", "source", "video", "iframe"})
+
+
+@dataclass
+class _Found:
+    """The elements this stage works on, from one walk, in document order."""
+
+    media: list[Element] = field(default_factory=list)  # LAZY_TAGS
+    noscripts: list[Element] = field(default_factory=list)
+    segments: list[Element] = field(default_factory=list)  # <div id="S:n">
+    holes: list[Element] = field(default_factory=list)  # <template id="B:n"> / "P:n"
+    marks: list[Element] = field(default_factory=list)  # BOUNDARY_TAG
+
+
+def _find(root: Element) -> _Found:
+    """One walk instead of one per step: what the steps change (noscripts replaced by their content in
+    place, streamed segments moved) is accounted for by ``run``."""
+    found = _Found()
+    for e in root.iter():
+        tag = e.tag
+        if tag in LAZY_TAGS:
+            found.media.append(e)
+        elif tag == "noscript":
+            found.noscripts.append(e)
+        elif tag == "div":
+            if e.id[:2] == "S:" and e.id[2:].isdigit():
+                found.segments.append(e)
+        elif tag == "template":
+            if e.id[:2] in ("B:", "P:") and e.id[2:].isdigit():
+                found.holes.append(e)
+        elif tag == BOUNDARY_TAG:
+            found.marks.append(e)
+    return found
+
+
+def _attached(el: Element, root: Element) -> bool:
+    """``el`` is still in the tree under ``root`` (not inside a subtree a step removed)."""
+    cur: Element | None = el
+    while cur is not None and cur is not root:
+        cur = cur.parent
+    return cur is root
+
+
 def run(ctx: Context) -> None:
     root = ctx.doc.root
-    for el in list(root.iter()):
-        if el.tag in ("img", "source", "video", "iframe"):
-            _lazy_attrs(el)
-    _noscripts(ctx, root)
-    _streamed(ctx, root)
-    for mark in [e for e in root.iter() if e.tag == BOUNDARY_TAG]:
+    found = _find(root)
+    for el in found.media:
+        _lazy_attrs(el)
+    if _noscripts(ctx, found.noscripts):
+        found = _find(root)  # a noscript's raw text was parsed (live DOM): new elements to look at
+    # Replacing a noscript by its content keeps document order; elements inside a removed one are gone.
+    segments = [e for e in found.segments if _attached(e, root)]
+    holes = [e for e in found.holes if _attached(e, root)]
+    if _streamed(ctx, segments, holes):
+        marks = [e for e in root.iter() if e.tag == BOUNDARY_TAG]  # segments moved: order changed
+    else:
+        marks = [e for e in found.marks if _attached(e, root)]
+    for mark in marks:
         ctx.remove(mark, STRUCTURE, "streaming-boundary", "streaming boundary marker (a comment in the page)")
 
 
@@ -67,11 +118,19 @@ def _lazy_attrs(el: Element) -> None:
         del el.attrs["loading"]
 
 
+def _raw_markup(ns: Element) -> str | None:
+    """The noscript's markup as text (live DOM path: a browser with scripts keeps it unparsed), or None."""
+    if any(isinstance(c, Element) for c in ns.children):
+        return None
+    raw = "".join(c.data for c in ns.children if isinstance(c, Text))
+    return raw if "<" in raw else None
+
+
 def _noscript_content(ctx: Context, ns: Element) -> list[Element]:
     """The noscript's elements: parsed markup (html5lib path) or its raw text parsed (live DOM path)."""
     els = [c for c in ns.children if isinstance(c, Element)]
-    raw = "".join(c.data for c in ns.children if isinstance(c, Text))
-    if not els and "<" in raw:
+    raw = _raw_markup(ns)
+    if raw is not None:
         frag = parse_html(raw).body
         els = []
         for c in list(frag.children):
@@ -82,10 +141,13 @@ def _noscript_content(ctx: Context, ns: Element) -> list[Element]:
     return els
 
 
-def _noscripts(ctx: Context, root: Element) -> None:
-    for ns in [e for e in root.iter() if e.tag == "noscript"]:
+def _noscripts(ctx: Context, noscripts: list[Element]) -> bool:
+    """Put each noscript's media in its place; True when raw noscript text was parsed into new elements."""
+    parsed = False
+    for ns in noscripts:
         if ns.parent is None:
             continue
+        parsed = parsed or _raw_markup(ns) is not None
         content = _noscript_content(ctx, ns)
         imgs = [i for c in content for i in c.iter() if i.tag == "img" and i.get("src")]
         if not imgs:
@@ -105,6 +167,7 @@ def _noscripts(ctx: Context, root: Element) -> None:
             wrapper.append(c)
         ctx.replace(ns, wrapper, STRUCTURE, "noscript", "<noscript> fallback media used")
         ctx.unwrap(wrapper, STRUCTURE, "noscript", "noscript wrapper dropped")
+    return parsed
 
 
 def _same_image(a: Element, b: Element) -> bool:
@@ -126,15 +189,16 @@ def _previous_element(el: Element) -> Element | None:
     return None
 
 
-def _streamed(ctx: Context, root: Element) -> None:
-    """React/Next streaming: hidden ``<div id="S:n">`` segments replace ``<template id="B:n">`` holes."""
-    segments = {e.id: e for e in root.iter() if e.tag == "div" and e.id[:2] == "S:" and e.id[2:].isdigit()}
-    for tpl in [
-        e for e in root.iter() if e.tag == "template" and e.id[:2] in ("B:", "P:") and e.id[2:].isdigit()
-    ]:
+def _streamed(ctx: Context, segment_divs: list[Element], holes: list[Element]) -> bool:
+    """React/Next streaming: hidden ``<div id="S:n">`` segments replace ``<template id="B:n">`` holes.
+    True when a segment was moved."""
+    segments = {e.id: e for e in segment_divs}
+    moved = False
+    for tpl in holes:
         seg = segments.get("S:" + tpl.id[2:])
         if seg is None or tpl.parent is None:
             continue
+        moved = True
         if seg.parent is not None:
             seg.parent.children.remove(seg)
             seg.parent = None
@@ -142,6 +206,7 @@ def _streamed(ctx: Context, root: Element) -> None:
         _drop_fallback(ctx, tpl)
         ctx.replace(tpl, seg, STRUCTURE, "streamed-segment", f"streamed segment {seg.id} placed at {tpl.id}")
         ctx.unwrap(seg, STRUCTURE, "streamed-segment", "segment wrapper dropped")
+    return moved
 
 
 def _drop_fallback(ctx: Context, tpl: Element) -> None:
