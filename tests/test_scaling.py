@@ -185,6 +185,21 @@ def test_shared_measures_equal_fresh_ones_on_every_fixture(monkeypatch: pytest.M
     assert reused[0] > 50
 
 
+def test_measure_equals_stat_of_on_every_element_of_every_fixture() -> None:
+    """``measure`` (one flat loop, the hot path) and ``stat_of`` (what ``remeasure`` uses) agree on every
+    element, floats to the last bit: shared measures brought up to date equal fresh ones only if they do."""
+    from readwell.measure import stat_of
+
+    for fx in fixturelib.all_fixtures():
+        doc = parse_html(fx.data)
+        reference: dict[int, Stat] = {}
+        for el in reversed(list(doc.root.iter())):
+            reference[el.nid] = stat_of(el, reference)
+        fast = measure(doc.root)
+        assert fast == reference
+        assert [repr(fast[n]) for n in reference] == [repr(v) for v in reference.values()]
+
+
 def test_custom_elements_are_unwrapped_by_the_sanitizer_in_one_splice() -> None:
     """Elements off the output allow-list are unwrapped in one splice per parent, whatever their number."""
     counts = []
