@@ -279,3 +279,48 @@ def test_removal_log_reads_a_bounded_part_of_a_huge_removed_block(monkeypatch: p
         assert any(e.tag == "footer" for e in result.removals)
         reads.append(read[0])
     assert reads[0] == reads[1]
+
+
+class _ReadKeys(dict[str, str]):
+    """Attributes that remember which names were asked for."""
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)  # type: ignore[arg-type]
+        self.read: set[str] = set()
+
+    def get(self, key: str, default: object = None) -> object:  # type: ignore[override]
+        self.read.add(key)
+        return super().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self.read.add(str(key))
+        return super().__contains__(key)
+
+    def __getitem__(self, key: str) -> str:
+        self.read.add(key)
+        return super().__getitem__(key)
+
+
+def test_hidden_rules_read_only_the_attributes_the_prefilter_knows() -> None:
+    """``signals.hidden_rule`` skips elements without layout and without ``HIDDEN_ATTRS`` (scoring asks it
+    of every element): no hidden rule may read another attribute, or the prefilter would hide a match."""
+    from readwell import rules, signals
+
+    samples = [
+        {},
+        {"hidden": ""},
+        {"hidden": "until-found"},
+        {"style": "display: none"},
+        {"style": "visibility:collapse"},
+        {"aria-hidden": "true"},
+        {"aria-hidden": "true", "class": "x", "id": "y", "role": "dialog"},
+    ]
+    for tag in ("div", "span", "section"):
+        for attrs in samples:
+            el = Element(tag, _ReadKeys(attrs))
+            el.append(Text(PROSE))
+            for rule in rules.HIDDEN_RULES:
+                rule.match(el)
+            assert el.attrs.read <= signals.HIDDEN_ATTRS, (tag, attrs)  # type: ignore[attr-defined]
+            if not signals.HIDDEN_ATTRS & set(attrs):
+                assert not any(r.match(el) for r in rules.HIDDEN_RULES)

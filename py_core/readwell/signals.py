@@ -84,9 +84,9 @@ def is_unlikely(
     outweigh it in text."""
     if el.tag in ("body", "html", "a"):
         return None
-    if holders and el.nid in holders and not hidden_reason(el):
-        return None
     hidden = hidden_reason(el)
+    if holders and el.nid in holders and not hidden:
+        return None
     if hidden:
         return hidden
     role = el.get("role")
@@ -114,9 +114,19 @@ def is_unlikely(
     return None
 
 
+# Every HIDDEN_RULES matcher reads the live-DOM layout or one of these attributes (a test checks it): an
+# element with neither matches none, and scoring and the readerable check ask this of every element.
+HIDDEN_ATTRS = frozenset({"hidden", "style", "aria-hidden"})
+
+
 def hidden_rule(el: Element) -> Rule[Callable[[Element], bool]] | None:
     """The first hidden-element rule ``el`` matches (what a reader never sees), or None."""
-    return next((r for r in HIDDEN_RULES if r.match(el)), None)
+    if el.layout is None and HIDDEN_ATTRS.isdisjoint(el.attrs):
+        return None
+    for r in HIDDEN_RULES:
+        if r.match(el):
+            return r
+    return None
 
 
 def hidden_reason(el: Element) -> str | None:
