@@ -118,7 +118,7 @@ class Context:
         Correctness first: ``remove`` keeps it (the parents of removed nodes and their ancestors are
         measured again on the next call, ``measure.remeasure``); every other change through the Context
         forgets it, and so does the end of each stage that may change the tree by other means
-        (``pipeline.REMOVE_ONLY`` lists the stages that do not).
+        (``pipeline.KEEPS_MEASURES`` lists the stages that do not).
         """
         if self._stats is not None and self._stats_root is root:
             if self._stats_changed:
@@ -129,6 +129,12 @@ class Context:
         self._stats_root = root
         self._stats_changed = []
         return self._stats
+
+    def share_measures(self, root: Element, stats: dict[int, Stat]) -> None:
+        """Take ``stats`` as ``measure(root)`` (measured on an identical tree: the input before the copy)."""
+        self._stats = stats
+        self._stats_root = root
+        self._stats_changed = []
 
     def forget_measures(self) -> None:
         """Drop the shared measures (the tree changed in a way ``remove`` does not track)."""

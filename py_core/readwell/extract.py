@@ -19,6 +19,7 @@ from .context import Context, LogEntry, PageMeta
 from .dom import Document, Element, css_path, release
 from .errors import InputError
 from .fetch import fetch
+from .measure import Stat, measure
 from .options import OPTION_NAMES, Options
 from .parse import parse_html, read_file
 from .pipeline import STAGE_NAMES, run_stages, stage_names
@@ -210,9 +211,15 @@ def run_pipeline(
     opts: Options,
     stop_after: str | None = None,
     after_stage: Callable[[Context, str], None] | None = None,
+    measures: dict[int, Stat] | None = None,
 ) -> Context:
-    """Copy the document, seed shared facts, run the stages; the original is untouched."""
+    """Copy the document, seed shared facts, run the stages; the original is untouched.
+
+    ``measures`` is ``measure(doc.body)`` when the caller has it: the copy has the same node ids, so the
+    stages share it (``Context.measure``) until the tree changes in a way it does not follow."""
     ctx = Context(doc.copy(), opts, origin=doc)
+    if measures is not None:
+        ctx.share_measures(ctx.doc.body, measures)
     head = metadata.head_metadata(doc, opts.url)
     ctx.meta = PageMeta(title=head.title, byline=head.byline, head=head)
     run_stages(ctx, stop_after=stop_after, after_stage=after_stage)
@@ -238,9 +245,10 @@ def extract_owned(doc: Document, opts: Options) -> Result:
 
 def _extract_document(doc: Document, opts: Options) -> Result:
     t0 = time.perf_counter()
-    ready = readerable_of(doc)
+    body_stats = measure(doc.body)
+    ready = readerable_of(doc, stats=body_stats)
     t_read = time.perf_counter()
-    ctx = run_pipeline(doc, opts)
+    ctx = run_pipeline(doc, opts, measures=body_stats)
     t_pipe = time.perf_counter()
     work_root: Element | None = ctx.root if "select_root" not in opts.disable else ctx.doc.body
     original_root = None
@@ -315,8 +323,6 @@ def _ms(a: float, b: float) -> float:
 
 def _has_article(root: Element, opts: Options) -> bool:
     """Enough text that is not links: a page of navigation and a few words has no article."""
-    from .measure import measure
-
     st = measure(root)[root.nid]
     if opts.selector:
         return st.units > 0 or st.images > 0

@@ -60,10 +60,12 @@ STAGES: tuple[Stage, ...] = (
 )
 STAGE_NAMES: tuple[str, ...] = tuple(s.name for s in STAGES)
 
-# Stages that change the tree only through ``Context.remove``, so the measures they share
-# (``Context.measure``) stay valid past their end; after any other stage the measures are forgotten.
-# tests/test_scaling.py checks the shared measures against fresh ones on every fixture.
-REMOVE_ONLY = frozenset({"remove_low_score", "remove_by_selector"})
+# Stages after which the measures stages share (``Context.measure``) stay valid; after any other stage they
+# are forgotten. These change the tree only through ``Context.remove`` (which keeps the measures up to date),
+# through ``Context.unwrap``/``replace`` (which forget them; the direct moves flatten_shadow and
+# resolve_deferred make come right before one of those) or in attributes measures do not read (lazy image
+# sources). tests/test_scaling.py checks the shared measures against fresh ones on every fixture.
+KEEPS_MEASURES = frozenset({"flatten_shadow", "resolve_deferred", "remove_low_score", "remove_by_selector"})
 
 
 def stage_names() -> list[str]:
@@ -88,7 +90,7 @@ def run_stages(
             t0 = time.perf_counter()
             stage.run(ctx)
             ctx.flush_unwraps()  # no unwrap is left pending past its stage
-            if stage.name not in REMOVE_ONLY:
+            if stage.name not in KEEPS_MEASURES:
                 ctx.forget_measures()
             ctx.timings[stage.name] = round((time.perf_counter() - t0) * 1000, 3)
         if after_stage is not None:

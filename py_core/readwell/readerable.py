@@ -19,7 +19,7 @@ import math
 from dataclasses import dataclass
 
 from .dom import Document, Element, Text
-from .measure import measure
+from .measure import Stat, measure
 from .signals import SKIP_TAGS, UNLIKELY_TAGS, is_unlikely
 from .textstats import BLOCK_TAGS, clause_marks, text_units
 
@@ -43,9 +43,14 @@ class Readerable:
         return self.value
 
 
-def readerable_of(doc: Document, threshold: float = THRESHOLD) -> Readerable:
+def readerable_of(
+    doc: Document, threshold: float = THRESHOLD, stats: dict[int, Stat] | None = None
+) -> Readerable:
+    """The verdict for ``doc``; ``stats`` is ``measure(doc.body)`` when the caller has it (extraction
+    measures the body once and hands the measures on to root selection)."""
     body = doc.body
-    stats = measure(body)
+    if stats is None:
+        stats = measure(body)
     body_units = stats[body.nid].units
     per_container: dict[int, int] = {}
     stack: list[Element] = [body]

@@ -105,9 +105,10 @@ class Scoring:
         return [self.elements[n] for n in sorted(self.scores, key=lambda n: self.scores[n], reverse=True)]
 
 
-def score_candidates(body: Element) -> Scoring:
-    """Readability's paragraph-to-ancestor propagation, with prose units per element alongside."""
-    stats = measure(body)
+def score_candidates(body: Element, stats: dict[int, Stat] | None = None) -> Scoring:
+    """Readability's paragraph-to-ancestor propagation, with prose units per element alongside; ``stats``
+    is ``measure(body)`` when the caller has it."""
+    stats = measure(body) if stats is None else stats
     body_units = stats[body.nid].units
     body_paragraphs = stats[body.nid].paragraphs
     holders = article_holders(body, stats)
@@ -295,7 +296,7 @@ REFINEMENTS = Refinements(_split_article, _parent_container, _join_chunks, _sect
 
 def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None, Scoring, set[int]]:
     """Return (root candidate, scoring, ids of siblings to join); refinements are noted on ``ctx``."""
-    sc = score_candidates(body)
+    sc = score_candidates(body, ctx.measure(body) if ctx is not None else None)
     if not sc.scores:
         return None, sc, set()
     top = sc.ranked()[0]
