@@ -326,3 +326,37 @@ def test_hidden_rules_read_only_the_attributes_the_prefilter_knows() -> None:
             assert el.attrs.read <= signals.HIDDEN_ATTRS, (tag, attrs)  # type: ignore[attr-defined]
             if not signals.HIDDEN_ATTRS & set(attrs):
                 assert not any(r.match(el) for r in rules.HIDDEN_RULES)
+
+
+def test_the_cyclic_collector_is_paused_during_a_run_and_restored_after() -> None:
+    """No collection runs while a page is parsed and extracted (they walked live trees to find nothing,
+    see gc_pause); the collector's state is restored after a run, an error, or when it was off already."""
+    import gc
+
+    passes = [0]
+    running = [False]
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and running[0]:
+            passes[0] += 1
+
+    html = wide_siblings(20_000)
+    gc.callbacks.append(count)
+    try:
+        gc.collect()  # counts start at zero: the few allocations before the pause trigger nothing
+        running[0] = True
+        readwell.extract(html)
+        running[0] = False
+        assert passes[0] == 0
+        assert gc.isenabled()
+        with pytest.raises(readwell.InputError):
+            readwell.extract(html, disable=["no-such-stage"])
+        with pytest.raises(readwell.InputError):
+            readwell.extract(object())
+        assert gc.isenabled()
+        gc.disable()
+        readwell.extract("<p>x</p>")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+        gc.callbacks.remove(count)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from . import adapters, deadline, metadata
+from . import adapters, deadline, gc_pause, metadata
 from .context import Context, LogEntry, PageMeta
 from .dom import Document, Element, css_path, release
 from .errors import InputError
@@ -172,7 +172,7 @@ def load_document(source: Any) -> Document:
 def extract(source: Any, url: str | None = None, **options: Any) -> Result:
     """Extract the main content of ``source`` (HTML str/bytes, ``pathlib.Path``, lxml/bs4 tree, snapshot)."""
     opts = make_options(url, options)
-    with deadline.started(opts.deadline_ms):
+    with gc_pause.paused(), deadline.started(opts.deadline_ms):
         t0 = time.perf_counter()
         try:
             doc = load_document(source)
@@ -228,7 +228,7 @@ def run_pipeline(
 
 def extract_document(doc: Document, opts: Options) -> Result:
     """Run the pipeline on a parsed document under ``opts.deadline_ms`` (kept from ``extract`` if running)."""
-    with deadline.started(opts.deadline_ms):
+    with gc_pause.paused(), deadline.started(opts.deadline_ms):
         try:
             return _extract_document(doc, opts)
         except deadline.DeadlineExceeded as exc:

@@ -17,7 +17,7 @@ from typing import Any
 
 import html5lib
 
-from . import deadline
+from . import deadline, gc_pause
 from .dom import (
     CAP_BLOCKS,
     HTML_NS,
@@ -182,6 +182,11 @@ def parse_html(
     choice = parser or os.environ.get("READWELL_PARSER") or "auto"
     if choice not in PARSERS:
         raise InputError(f"unknown parser {choice!r}: use one of {', '.join(PARSERS)}")
+    with gc_pause.paused():  # the tree is allocated here (see gc_pause)
+        return _parse_html(data, declared_encoding, choice)
+
+
+def _parse_html(data: str | bytes, declared_encoding: str | None, choice: str) -> Document:
     if choice != "html5lib":
         fast = fast_parser()
         if fast is not None:
