@@ -360,3 +360,38 @@ def test_the_cyclic_collector_is_paused_during_a_run_and_restored_after() -> Non
     finally:
         gc.enable()
         gc.callbacks.remove(count)
+
+
+def _limit_markup_full_pass(data: str | bytes) -> str | bytes:
+    from readwell import parse
+
+    quick, parse._QUICK_CHECK_MAX = parse._QUICK_CHECK_MAX, -1
+    try:
+        return parse.limit_markup(data)
+    finally:
+        parse._QUICK_CHECK_MAX = quick
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_limit_markup_quick_check_agrees_with_the_full_pass(seed: int) -> None:
+    """Most pages skip limit_markup's tag-by-tag pass after a quick check (same tags, same counting); on
+    pages at and past both limits, as text and as bytes, the result is the full pass's."""
+    from readwell.parse import MAX_PARSE_DEPTH, MAX_TAG_ATTRS, limit_markup
+
+    rng = random.Random(seed)
+    many = " ".join(f"a{i}=1" for i in range(MAX_TAG_ATTRS + 1))
+    pieces = "<div> </div> <p> <br/> <span/> </SPAN> <DIV> text <b> </b > <i / > <img>".split(" ")
+    pieces += [f"<a {'x' * 1100}>", f"</p {many}>"] + [f"<p {many}>"] * (seed % 2)
+    pages = ["".join(rng.choice(pieces) for _ in range(rng.randint(700, 2000))) for _ in range(6)]
+    pages += [
+        "<div>" * MAX_PARSE_DEPTH + "x",
+        "<div>" * (MAX_PARSE_DEPTH + 1) + "x" + "</div>" * 3,
+        "<div>" * MAX_PARSE_DEPTH + "</div>" * 5 + "<div>" * 6,
+        f"<p {many}>x</p>" + "<br>" * 1000,
+        "<p " + " ".join(f"a{i}=1" for i in range(MAX_TAG_ATTRS)) + ">x" + "<br>" * 1000,
+    ]
+    for page in pages:
+        for data in (page, page.encode()):
+            assert limit_markup(data) == _limit_markup_full_pass(data)
+    changed = [p for p in pages if _limit_markup_full_pass(p) != p]
+    assert len(changed) >= 3  # the limits were reached

@@ -65,6 +65,7 @@ _FLAT_TAGS = frozenset(
     "area base br col embed hr img input link meta param source track wbr p li dt dd tr td th option "
     "optgroup tbody thead tfoot colgroup rp rt".split()
 )
+_FLAT_TAGS_B = frozenset(t.encode() for t in _FLAT_TAGS)
 
 
 def utf8_evidence(raw: bytes, declared: str | None) -> str | None:
@@ -106,6 +107,8 @@ def limit_markup(data: str | bytes) -> str | bytes:
     is_bytes = isinstance(data, bytes)
     lt = b"<" if is_bytes else "<"
     if data.count(lt) < MAX_PARSE_DEPTH and len(data) < 200_000:  # type: ignore[arg-type]
+        return data
+    if len(data) <= _QUICK_CHECK_MAX and _within_limits(data):
         return data
     tag_re: Any = _TAG_B if is_bytes else _TAG_S  # str or bytes patterns, matching ``data``
     attr_re: Any = _ATTR_B if is_bytes else _ATTR_S
@@ -153,6 +156,40 @@ def limit_markup(data: str | bytes) -> str | bytes:
         return data
     out.append(data[pos:])
     return (b"" if is_bytes else "").join(out)
+
+
+_QUICK_CHECK_MAX = 1_000_000  # characters: ``_within_limits`` lists every tag at once (a few ms at most)
+
+
+def _within_limits(data: str | bytes) -> bool:
+    """True when ``limit_markup``'s full pass would change nothing: no opening tag with attribute text
+    longer than its check and nesting (as that pass counts it) never above MAX_PARSE_DEPTH. Most pages take
+    this path: the same tags and the same counting, in one lean loop over ``findall``."""
+    if isinstance(data, bytes):
+        tags: list[Any] = _TAG_B.findall(data)
+        flat: Any = _FLAT_TAGS_B
+        slash: Any = b"/"
+        attr_re: Any = _ATTR_B
+    else:
+        tags = _TAG_S.findall(data)
+        flat = _FLAT_TAGS
+        slash = "/"
+        attr_re = _ATTR_S
+    depth = 0
+    long_attrs = 4 * MAX_TAG_ATTRS
+    for closing, name, attrs in tags:
+        if len(attrs) > long_attrs and not closing and len(attr_re.findall(attrs)) > MAX_TAG_ATTRS:
+            return False
+        if name.lower() in flat or attrs.rstrip().endswith(slash):
+            continue
+        if closing:
+            if depth:
+                depth -= 1
+        elif depth >= MAX_PARSE_DEPTH:
+            return False
+        else:
+            depth += 1
+    return True
 
 
 PARSERS = ("auto", "fast", "html5lib")
