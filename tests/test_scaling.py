@@ -395,3 +395,16 @@ def test_limit_markup_quick_check_agrees_with_the_full_pass(seed: int) -> None:
             assert limit_markup(data) == _limit_markup_full_pass(data)
     changed = [p for p in pages if _limit_markup_full_pass(p) != p]
     assert len(changed) >= 3  # the limits were reached
+
+
+def test_fast_parser_numbers_nodes_as_number_nodes_does() -> None:
+    """The lexbor tree builder numbers nodes as it attaches them (one walk less per page); the ids must be
+    ``number_nodes``' document-order ids, on every fixture and past the depth cap."""
+    pytest.importorskip("selectolax")
+    pages = [fx.data for fx in fixturelib.all_fixtures()]
+    pages += [b"<div>" * 300 + b"<p>deep</p><b>x</b>tail" + b"</div>" * 300, b"a<!--$?-->b<p>c</p>d"]
+    for data in pages:
+        doc = parse_html(data, parser="fast")
+        built = [(n.nid, n) for n in doc.root.iter_nodes()]
+        last = dom.number_nodes(doc.root)
+        assert [(n.nid, n) for _, n in built] == built and doc.next_id == last

@@ -38,7 +38,10 @@ INTERNAL_ATTR_PREFIX = "data-readwell-"
 
 
 def drop_internal_attrs(attrs: dict[str, str]) -> dict[str, str]:
-    """``attrs`` without ``data-readwell-*`` (every parse path calls this on every element)."""
+    """``attrs`` without ``data-readwell-*`` (every parse path calls this on every element, so the common
+    answer, none, is found by one search of all names at once)."""
+    if not attrs or INTERNAL_ATTR_PREFIX not in " ".join(attrs).lower():
+        return attrs
     if not any(k.lower().startswith(INTERNAL_ATTR_PREFIX) for k in attrs):
         return attrs
     return {k: v for k, v in attrs.items() if not k.lower().startswith(INTERNAL_ATTR_PREFIX)}

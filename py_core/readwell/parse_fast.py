@@ -21,7 +21,7 @@ each, in ``tests/test_parse_fast.py``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from html5lib._inputstream import ContentAttrParser, EncodingBytes, HTMLBinaryInputStream, lookupEncoding
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -122,7 +122,11 @@ def _attrs(node: LexborNode, ns: str) -> dict[str, str]:
     attrs = node.attributes
     if not attrs:
         return {}
-    out: dict[str, str] = {k: ("" if v is None else v) for k, v in attrs.items()}
+    # a fresh dict per call: kept as is unless a value is missing
+    if None in attrs.values():
+        out = {k: ("" if v is None else v) for k, v in attrs.items()}
+    else:
+        out = cast(dict[str, str], attrs)
     if ns != HTML_NS and "xmlns" in out:
         out = {("xmlns:xmlns" if k == "xmlns" else k): v for k, v in out.items()}
     return drop_internal_attrs(out)
@@ -158,62 +162,97 @@ def _children(node: LexborNode, tag: str) -> list[LexborNode]:
     if tag == "template":
         frags = node.template_fragments()
         node = frags[0] if frags else node
-    out = []
-    c = node.first_child
-    while c is not None:
-        out.append(c)
-        c = c.next
-    return out
+    return list(node.iter(include_text=True))  # every child node (only text is optional there)
 
 
 def _build(tree: LexborHTMLParser) -> Document:
     """lexbor's tree → ours, iteratively, in document order, with the depth cap (same algorithm as
-    ``parse._from_etree``: an element is attached when popped, text and markers in order around it)."""
+    ``parse._from_etree``: an element is attached when popped, text and markers in order around it).
+
+    Nodes are numbered as they are attached, which is document order (``number_nodes``' numbering) unless
+    the depth cap moved something: then ``number_nodes`` numbers the finished tree. Every page is built
+    here, so the loop makes its nodes directly (the fields ``Element``/``Text`` construction sets)."""
     doc_root = Element("#document")
     html = tree.root
     if html is None:  # lexbor always creates <html>; guard anyway
         return Document(doc_root, number_nodes(doc_root))
+    new_element = Element.__new__
+    new_text = Text.__new__
+    boundary_marks = _parse.BOUNDARY_MARKS
+    n = 1
+    doc_root.nid = n
+    capped = False
     work: list[tuple[Any, ...]] = [(html, doc_root, 0, None, _KIDS_HTML)]
+    pop = work.pop
     while work:
-        item = work.pop()
+        item = pop()
         src = item[0]
         if type(src) is str:  # text, or a boundary marker's mark
+            parent = item[1]
+            kids = parent.children
             if item[2]:
-                item[1].append(Element(_parse.BOUNDARY_TAG, {"data-mark": src}))
+                marker = Element(_parse.BOUNDARY_TAG, {"data-mark": src})
+                marker.parent = parent
+                n += 1
+                marker.nid = n
+                kids.append(marker)
+            elif kids and kids[-1].__class__ is Text:
+                kids[-1].data += src
             else:
-                _add_text(item[1], src)
+                t = new_text(Text)
+                t.data = src
+                t.parent = parent
+                n += 1
+                t.nid = n
+                kids.append(t)
             continue
         _, parent, depth, cap, mode = item
         tag = src.tag
-        ns = _element_ns(src, tag, mode)
+        if mode == _KIDS_HTML and tag != "svg" and tag != "math":
+            ns = HTML_NS
+        else:
+            ns = _element_ns(src, tag, mode)
         attrs = _attrs(src, ns)
         if depth < MAX_DEPTH:
-            target = Element(tag, attrs, ns)
+            target = new_element(Element)
             target.parent = parent
+            n += 1
+            target.nid = n
+            target.tag = tag
+            target.ns = ns
+            target.attrs = attrs
+            target.children = []
+            target.layout = None
             parent.children.append(target)
         else:
+            capped = True
             cap = cap if cap is not None else parent
             if tag in CAP_BLOCKS:
                 target = Element(tag, attrs, ns)
                 cap.append(target)
             else:
                 target = parent
-        kids_mode = _kids_mode(tag, ns, attrs)
+        kids_mode = _KIDS_HTML if ns == HTML_NS else _kids_mode(tag, ns, attrs)
         pending: list[tuple[Any, ...]] = []
+        add = pending.append
         for child in _children(src, tag):
             ctag = child.tag
             if ctag == "-text":
                 data = child.text_content
                 if data:
-                    pending.append((data, target, False))
+                    add((data, target, False))
             elif ctag == "-comment":
                 mark = (child.comment_content or "").strip()
-                if mark in _parse.BOUNDARY_MARKS:
-                    pending.append((mark, target, True))
+                if mark in boundary_marks:
+                    add((mark, target, True))
             elif ctag and ctag[0] != "-":
-                pending.append((child, target, depth + 1, cap, kids_mode))
-        work.extend(reversed(pending))
-    return Document(doc_root, number_nodes(doc_root))
+                add((child, target, depth + 1, cap, kids_mode))
+        if pending:
+            pending.reverse()
+            work.extend(pending)
+    if capped:
+        n = number_nodes(doc_root)
+    return Document(doc_root, n)
 
 
 def _add_text(parent: Element, data: str) -> None:
