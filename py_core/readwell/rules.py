@@ -176,6 +176,8 @@ def phrase_in_prose(el: Element) -> bool:
         return False
     # A paragraph is small: reading at most PHRASE_BLOCK_MAX_NODES nodes keeps this linear per element (a body
     # of 10,000 sibling spans would otherwise be read once per span).
+    if len(block.children) >= PHRASE_BLOCK_MAX_NODES:
+        return False  # more nodes than that (the block itself and its children): decided without reading them
     nodes = list(islice(block.iter_nodes(), PHRASE_BLOCK_MAX_NODES + 1))
     if len(nodes) > PHRASE_BLOCK_MAX_NODES or any(
         isinstance(n, Element) and n is not block and n.tag in BLOCK_TAGS for n in nodes
