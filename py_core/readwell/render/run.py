@@ -139,6 +139,8 @@ async def render_page(
                 return _failed(url, exc, refusals, t0)
             status = STATUS_TIMEOUT  # never reached DOMContentLoaded: take what is there
         lap("navigate")
+        moved: list[str] = []  # main-frame navigations after the page loaded: a meta refresh or a script
+        page.on("framenavigated", lambda f: moved.append(f.url) if f == page.main_frame else None)
         try:
             settled = status == STATUS_OK and await settler.quiet()
             lap("settle")
@@ -168,8 +170,11 @@ async def render_page(
             if screenshot:
                 await shoot(page, world, layout.get("blocks", []), screenshot)
                 lap("screenshot")
-        except Exception as exc:  # the page crashed or closed itself mid-way
-            return _failed(url, exc, refusals, t0)
+        except Exception as exc:  # the page crashed, closed itself or navigated away mid-way
+            why: BaseException = exc
+            if moved:  # "Cannot find context with specified id" says less than this
+                why = RuntimeError(f"the page navigated itself to {moved[-1][:200]} while it was being read")
+            return _failed(url, why, refusals, t0)
         info["final_url"] = page.url
         info["refused"] = refusals.to_dict()
         info["elapsed_ms"] = round((time.monotonic() - t0) * 1000)
