@@ -57,9 +57,16 @@ TIMERS_JS = """(() => {
 })();"""
 TIMER_WAIT_JS = "(h) => (window.__rwTimerWait ? window.__rwTimerWait(h) : 0)"
 SINCE_MUTATION_JS = "performance.now() - globalThis.__rwSettle.last"
-SCROLL_JS = """(() => {
+# After the step, two animation frames (at most 200 ms): IntersectionObserver callbacks, which start most lazy
+# loads, run at the next rendering step, so the quiet check that follows sees the timers and requests they
+# start; without the wait it could find the page quiet before the callback ran and end the scroll early.
+SCROLL_JS = """(async () => {
   const el = document.scrollingElement || document.documentElement;
   window.scrollBy(0, window.innerHeight);
+  await new Promise((done) => {
+    const t = setTimeout(done, 200);
+    requestAnimationFrame(() => requestAnimationFrame(() => { clearTimeout(t); done(); }));
+  });
   return { y: el.scrollTop, h: el.scrollHeight, vh: window.innerHeight };
 })()"""
 HEIGHT_JS = "(document.scrollingElement || document.documentElement).scrollHeight"
