@@ -150,10 +150,7 @@ async def render_page(
                 lap("scroll")
             if not settled:
                 status = STATUS_TIMEOUT
-            if page.url.startswith(ERROR_PAGE):
-                # a meta refresh or script moved the page to an address that failed: what is on screen is
-                # the browser's own error page, not the page's content
-                raise RuntimeError("the page navigated itself to an address that failed to load")
+            await _not_an_error_page(world)
             result, layout = await _extract(world, page.url, xopts, lap, opts)
             clicks = 0
             while opts.show_more and clicks < opts.max_show_more_clicks and settler.remaining() > 0:
@@ -165,6 +162,7 @@ async def render_page(
                 if not await settler.quiet():
                     status = STATUS_TIMEOUT
                 result, layout = await _extract(world, page.url, xopts, lap, opts)
+            await _not_an_error_page(world)  # the move can also land while the snapshot is taken
             if opts.show_more:
                 info["show_more_clicks"] = clicks
             if screenshot:
@@ -213,6 +211,18 @@ async def _extract(
     result, layout = await asyncio.to_thread(work)
     lap("extract")
     return result, layout
+
+
+async def _not_an_error_page(world: World) -> None:
+    """A meta refresh or script that moved the page to an address that failed leaves the browser's own error
+    page on screen ("ERR_NAME_NOT_RESOLVED"): that is never the page's content. The document's own
+    ``location`` is asked (Playwright's ``page.url`` can lag behind the commit of the error page)."""
+    try:
+        href = str(await world.eval("location.href"))
+    except Exception:  # noqa: BLE001 (the document is being replaced right now)
+        href = ERROR_PAGE if world.page.url.startswith(ERROR_PAGE) else ""
+    if href.startswith(ERROR_PAGE) or world.page.url.startswith(ERROR_PAGE):
+        raise RuntimeError("the page navigated itself to an address that failed to load")
 
 
 def _failed(url: str, exc: BaseException, refusals: Refusals, t0: float) -> RenderResult:
