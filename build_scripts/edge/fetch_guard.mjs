@@ -149,20 +149,22 @@ export function checkUrl(raw, allowPrivate) {
   return url;
 }
 
-async function readCapped(response, maxBytes, href) {
-  const declared = Number(response.headers.get('content-length'));
-  if (declared > maxBytes) throw new FetchFailed(`page larger than ${maxBytes} bytes: ${href}`);
-  if (!response.body) return new Uint8Array(0);
-  const reader = response.body.getReader();
+/**
+ * The whole of a body stream, at most `limit` bytes: past it the stream is cancelled and `tooLarge()` (an
+ * error to throw) ends the read. Shared by the page fetch and the handler's request bodies.
+ */
+export async function readStream(body, limit, tooLarge) {
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
   const chunks = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > maxBytes) {
+    if (size > limit) {
       reader.cancel().catch(() => {});
-      throw new FetchFailed(`page larger than ${maxBytes} bytes: ${href}`);
+      throw tooLarge();
     }
     chunks.push(value);
   }
@@ -173,6 +175,12 @@ async function readCapped(response, maxBytes, href) {
     at += c.byteLength;
   }
   return out;
+}
+
+async function readCapped(response, maxBytes, href) {
+  const tooLarge = () => new FetchFailed(`page larger than ${maxBytes} bytes: ${href}`);
+  if (Number(response.headers.get('content-length')) > maxBytes) throw tooLarge();
+  return readStream(response.body, maxBytes, tooLarge);
 }
 
 /**

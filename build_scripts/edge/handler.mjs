@@ -13,7 +13,7 @@
 // its slot while the page downloads) and READWELL_QUEUE more waiting (default 4, serve's per worker).
 // Fetch failures: 422 for a refused URL, 502 upstream, as serve. Not here: 408 for slow bodies (the runtime
 // buffers and times out requests itself).
-import { FetchFailed, FetchRefused, guardedFetch } from './fetch_guard.mjs';
+import { FetchFailed, FetchRefused, guardedFetch, readStream } from './fetch_guard.mjs';
 
 // Same numbers as py_core/readwell/serve.py.
 export const LIMITS = Object.freeze({
@@ -134,27 +134,7 @@ async function readBody(request, limit) {
     if (!/^\s*\d+\s*$/.test(declared)) throw new HttpError(400, 'invalid Content-Length');
     if (Number(declared) > limit) throw new HttpError(413, `body larger than ${limit} bytes`);
   }
-  if (!request.body) return new Uint8Array(0);
-  const chunks = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      reader.cancel().catch(() => {});
-      throw new HttpError(413, `body larger than ${limit} bytes`);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  return readStream(request.body, limit, () => new HttpError(413, `body larger than ${limit} bytes`));
 }
 
 function checkHead(request, url, limits) {
