@@ -219,8 +219,8 @@ async def _not_an_error_page(world: World) -> None:
     ``location`` is asked (Playwright's ``page.url`` can lag behind the commit of the error page)."""
     try:
         href = str(await world.eval("location.href"))
-    except Exception:  # noqa: BLE001 (the document is being replaced right now)
-        href = ERROR_PAGE if world.page.url.startswith(ERROR_PAGE) else ""
+    except Exception:  # noqa: BLE001 (the document is being replaced right now: page.url decides)
+        href = ""
     if href.startswith(ERROR_PAGE) or world.page.url.startswith(ERROR_PAGE):
         raise RuntimeError("the page navigated itself to an address that failed to load")
 
