@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,8 @@ import fixturelib
 import pytest
 import readwell
 import readwell.cli
+from readwell.dom import Element, Text
+from readwell.parse import parse_html
 
 FIXTURES = fixturelib.all_fixtures()
 REGEN = "run `python tests/update_fixtures.py` to (re)generate golden files, then review `git diff fixtures/`"
@@ -94,6 +97,46 @@ def test_golden_json(fx: fixturelib.Fixture) -> None:
 def test_golden_markdown(fx: fixturelib.Fixture) -> None:
     want = _golden(fx.md_path)
     assert result_of(fx).markdown == want, f"markdown differs from {fx.md_path.name}: {REGEN}"
+
+
+# What plain text leaves out of what HTML shows, by design: captions and video players are media, math is
+# carried as its TeX; scripts and styles are never shown. Inline tags do not separate words.
+_NOT_PROSE = frozenset({"figcaption", "math", "script", "style"})
+_INLINE = frozenset(
+    "a abbr b bdi bdo big cite code data del dfn em font i ins kbd mark q s samp small span strike strong "
+    "sub sup time tt u var".split()
+)
+_WORD = re.compile(r"\w+")
+
+
+def _shown_words(html: str) -> Counter[str]:
+    """The words a browser shows for ``content_html``, minus what plain text leaves out by design."""
+    parts: list[str] = []
+
+    def walk(n: Element | Text) -> None:
+        if isinstance(n, Text):
+            parts.append(n.data)
+            return
+        if n.tag in _NOT_PROSE or n.get("data-embed") == "video" or n.get("data-tex"):
+            return
+        gap = [] if n.tag in _INLINE else [" "]
+        parts.extend(gap)
+        for c in n.children:
+            if isinstance(c, Element | Text):
+                walk(c)
+        parts.extend(gap)
+
+    walk(parse_html(f"<html><body>{html}</body></html>").body)
+    return Counter(_WORD.findall("".join(parts)))
+
+
+@pytest.mark.parametrize("fx", _params(FIXTURES))
+def test_text_has_every_word_the_html_shows(fx: fixturelib.Fixture) -> None:
+    """The three formats agree: a word HTML shows is in the plain text (text once lacked a list's bare text
+    and footnote markers)."""
+    r = result_of(fx)
+    missing = _shown_words(r.content_html) - Counter(_WORD.findall(r.text))
+    assert not missing, f"words in content_html but not in text: {dict(missing.most_common(12))}"
 
 
 def cli_flags(options: dict[str, Any]) -> list[str]:

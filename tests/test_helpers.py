@@ -268,6 +268,12 @@ def test_sources_order(head: str, field: str, value: str | None) -> None:
             "a\tb\n\nx|y\t2",  # one row per paragraph
         ),
         ("<dl><dt>Term</dt><dd>Def</dd></dl>", "**Term**\n\nDef", "Term\n\nDef"),
+        # text straight inside a list or <dl> (no <li>/<dt>): a paragraph between the items, not dropped
+        ("<ul>bare <b>x</b><li>a</li>tail</ul>", "bare **x**\n\n- a\n\ntail", "bare x\n\na\n\ntail"),
+        ("<ol><li>a</li>note<li>b</li></ol>", "1. a\n\nnote\n\n2. b", "a\n\nnote\n\nb"),
+        ("<dl>lead<dt>T</dt><dd>D</dd></dl>", "lead\n\n**T**\n\nD", "lead\n\nT\n\nD"),
+        # a footnote reference: a GFM reference in Markdown, the bracketed marker HTML shows in plain text
+        ("<p>a<sup data-footnote-ref='1'><a href='#n1'>1</a></sup></p>", "a[^1]", "a[1]"),
         ("<p>x<span data-tex='a<b'></span></p>", "x$a\\lt b$", "xa<b"),
         ("<pre><code class='language-py'>a ``` b</code></pre>", "````py\na ``` b\n````", "a ``` b"),
         ("<p>a<br>b</p><hr><p>c</p>", "a\\\nb\n\n---\n\nc", "a\nb\n\nc"),

@@ -14,7 +14,7 @@ page value can open a link, an image or raw HTML (checked by rendering with a Co
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import ClassVar
 
 from .dom import Element, Text
@@ -185,29 +185,17 @@ class Markdown:
     def blocks(self, el: Element) -> list[str]:
         """Render ``el``'s children as a list of blocks: runs of inline children become paragraphs."""
         out: list[str] = []
-        run: list[Element | Text] = []
-
-        def flush() -> None:
-            if run:
-                text = _tidy_inline(_join_inline(self.inline(n) for n in run))
-                if text:
-                    out.append(self.paragraph(text))
-                run.clear()
-
-        for c in el.children:
-            if isinstance(c, Text) or (
-                isinstance(c, Element)
-                and c.tag not in BLOCK
-                and c.get("data-display") != "block"
-                and not _wraps_blocks(c)
-            ):
-                run.append(c)
-                continue
-            assert isinstance(c, Element)
-            flush()
-            out.extend(self.block(c))
-        flush()
+        for part in _runs(el):
+            if isinstance(part, list):
+                out.extend(self.inline_run(part))
+            else:
+                out.extend(self.block(part))
         return out
+
+    def inline_run(self, run: list[Element | Text]) -> list[str]:
+        """A run of inline children (text, links, emphasis ...) as one paragraph, or nothing if blank."""
+        text = _tidy_inline(_join_inline(self.inline(n) for n in run))
+        return [self.paragraph(text)] if text else []
 
     def block(self, el: Element) -> list[str]:
         if el.get("data-display") == "block" and el.get("data-tex"):
@@ -281,7 +269,10 @@ class Markdown:
     # --- structures shared by both formats --------------------------------------------------------------
     def definitions(self, el: Element) -> list[str]:
         out: list[str] = []
-        for c in el.element_children:
+        for c in _runs(el):
+            if isinstance(c, list):  # text straight inside the <dl> (no <dt>/<dd>): browsers show it
+                out.extend(self.inline_run(c))
+                continue
             b = self.blocks(c)
             out.extend([self.term(x) for x in b] if c.tag == "dt" else b)
         return out
@@ -308,8 +299,19 @@ class Markdown:
             n = int(el.get("start") or 1)
         except ValueError:
             n = 1
+        out: list[str] = []
         items: list[str] = []
-        for li in el.element_children:
+        for li in _runs(el):
+            if isinstance(li, list):
+                # Text straight inside the list, outside any <li> (old pages indent prose with a bare <ul>;
+                # browsers show it): a paragraph of its own between the items before and after it, which
+                # Markdown would otherwise read as a lazy continuation of the item above.
+                para = self.inline_run(li)
+                if para:
+                    out.extend(["\n".join(items)] if items else [])
+                    out.extend(para)
+                    items = []
+                continue
             if li.tag != "li":
                 items.extend(self.block(li))
                 continue
@@ -318,7 +320,7 @@ class Markdown:
                 continue
             items.append(self.list_item(f"{n}. " if ordered else "- ", text))
             n += 1
-        return ["\n".join(items)] if items else []
+        return out + (["\n".join(items)] if items else [])
 
     def footnote_list(self, el: Element) -> list[str]:
         out = []
@@ -361,8 +363,8 @@ class Markdown:
 
 class PlainText(Markdown):
     """The running prose as plain text: no inline markup (links, emphasis and code are their text), no media
-    (video links included), no captions, no rules; lists, quotes and footnotes are their text; tables are
-    tab-separated rows."""
+    (video links included), no captions, no rules; lists, quotes and footnotes are their text, a footnote
+    reference is its bracketed label (``[1]``, as HTML shows it); tables are tab-separated rows."""
 
     INLINE: ClassVar[dict[str, str]] = {"br": "hard_break", "img": "image"}
 
@@ -373,7 +375,7 @@ class PlainText(Markdown):
         return tex
 
     def footnote_ref(self, label: str) -> str:
-        return ""
+        return f"[{label}]"  # the marker HTML shows (``<sup>[1]</sup>``), bracketed so it stays apart
 
     def hard_break(self, el: Element) -> str:
         return "\n"
@@ -454,6 +456,29 @@ def _wrap(inner: str, mark: str) -> str:
     lead = inner[: len(inner) - len(inner.lstrip())]
     trail = inner[len(inner.rstrip()) :]
     return f"{lead}{mark}{s}{mark}{trail}"
+
+
+def _runs(el: Element) -> Iterator[list[Element | Text] | Element]:
+    """``el``'s children in order: each run of inline children (text, inline elements that hold no block)
+    as one list, each block child on its own."""
+    run: list[Element | Text] = []
+    for c in el.children:
+        if isinstance(c, Text) or (
+            isinstance(c, Element)
+            and c.tag not in BLOCK
+            and c.get("data-display") != "block"
+            and not _wraps_blocks(c)
+        ):
+            run.append(c)
+            continue
+        if not isinstance(c, Element):
+            continue
+        if run:
+            yield run
+            run = []
+        yield c
+    if run:
+        yield run
 
 
 def _wraps_blocks(el: Element) -> bool:
