@@ -13,8 +13,10 @@ label that removed it. The scorer's own multisets then decide what counts: lost 
 output shingles (the scorer's fn), kept boilerplate = output minus gold (its fp). A lost gold shingle is
 charged to the most common removal label among the four tokens of one of its occurrences in the page; a
 shingle found nowhere in the page text is ``unmatched`` (the gold has text the parsed page does not have
-as such: scripted content, text split differently). Removed boilerplate = removed page shingles that are not
-in the gold. Units are shingles, i.e. about one per word.
+as such: scripted content, text split differently); one whose every kept occurrence is in the output already
+is ``unmatched:gold-repeats-page-text`` (the gold has it more often than the page); what is left was kept
+in the tree and is missing from the text: ``render:kept-text-not-in-output``. Removed boilerplate = removed
+page shingles that are not in the gold. Units are shingles, i.e. about one per word.
 
 The replay renders the text and decides "no article" as ``extract_document`` does (one pipeline run per
 page, not two); ``--verify`` also runs the real ``extract`` and counts pages where the texts differ.
@@ -49,6 +51,9 @@ OUTSIDE = "select_root:outside-root-unlogged"
 NO_ARTICLE = "extract:no-article"
 UNMATCHED = "unmatched"  # gold shingle found nowhere in the page's text
 TEXT_CHANGED = "render:kept-text-not-in-output"  # its page text was kept, the shingle is not in the output
+# The gold holds a passage more often than the page keeps it (a gold that repeats the article, or a page
+# quote it copied twice): every kept occurrence is in the output already, no extraction can win the rest.
+GOLD_REPEATS = "unmatched:gold-repeats-page-text"
 
 # Elements that do not break words: text on both sides of their edges runs together, as in the output.
 INLINE = frozenset(
@@ -235,6 +240,7 @@ def blame_page(page: Page, gold: str, verify: bool = False) -> PageBlame:
     page_shingles: set[tuple[str, ...]] = set()
     removed: Counter[str] = Counter()
     kept_by: Counter[str] = Counter()
+    kept_occ: Counter[tuple[str, ...]] = Counter()  # occurrences whose four tokens were all kept
     toks = stream.tokens
     for i in range(len(toks) - 3):
         s = tuple(toks[i : i + 4])
@@ -246,7 +252,9 @@ def blame_page(page: Page, gold: str, verify: bool = False) -> PageBlame:
                 occ[s].append(label)
             elif s not in g:
                 removed[label] += 1
-        elif fp_left[s] > 0:
+            continue
+        kept_occ[s] += 1
+        if fp_left[s] > 0:
             fp_left[s] -= 1
             kept_by[stream.containers.get(stream.nids[i], "other")] += 1
     gold_lost: Counter[str] = Counter()
@@ -254,7 +262,11 @@ def blame_page(page: Page, gold: str, verify: bool = False) -> PageBlame:
         labels = occ.get(s, [])[:c]
         gold_lost.update(labels)
         if c > len(labels):
-            gold_lost[TEXT_CHANGED if s in page_shingles else UNMATCHED] += c - len(labels)
+            if s not in page_shingles:
+                rest = UNMATCHED
+            else:
+                rest = GOLD_REPEATS if o[s] >= kept_occ[s] else TEXT_CHANGED
+            gold_lost[rest] += c - len(labels)
     unplaced = sum(fp_left.values())  # output text not from the page's text nodes (alt text, new nodes)
     if unplaced:
         kept_by["(not from page text)"] += unplaced
