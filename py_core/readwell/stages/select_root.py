@@ -10,6 +10,7 @@ not), and a page whose best candidate is tiny or mostly links has no article (no
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -230,13 +231,13 @@ def _join_chunks(top: Element, sc: Scoring) -> Element:
     """Chunked articles repeat the body container's class for every chunk: take the common ancestor of the
     chunks that carry real text. Chunks repeat the class *and* sit under identical wrappers (cousins through
     the same structure); a teaser that reuses the class in another structure (a "next up" box) is not one."""
-    cls = top.get("class").strip()
+    cls = _chunk_class(top)
     if not cls:
         return top
     floor = CHUNK_MIN_SHARE * sc.score(top)
     common: Element | None = None
     for n, e in sc.elements.items():
-        if e is top or e.tag != top.tag or e.get("class").strip() != cls or sc.scores[n] < floor:
+        if e is top or e.tag != top.tag or _chunk_class(e) != cls or sc.scores[n] < floor:
             continue
         anc = _common_ancestor(top, e)
         if anc is None or anc.tag in TOP_LEVEL:
@@ -246,6 +247,14 @@ def _join_chunks(top: Element, sc: Scoring) -> Element:
         if common is None or anc in set(common.ancestors()):
             common = anc
     return common if common is not None else top
+
+
+_NUMBER = re.compile(r"\d+")
+
+
+def _chunk_class(el: Element) -> str:
+    """The class a chunk repeats, numbers aside: chunks are often numbered (``body body-1``, ``body-2``)."""
+    return _NUMBER.sub("#", el.get("class").strip())
 
 
 def _sections(top: Element, sc: Scoring) -> Element:
@@ -319,7 +328,7 @@ def _signature_path(el: Element, stop: Element) -> list[tuple[str, str]]:
     path = []
     cur: Element | None = el
     while cur is not None and cur is not stop:
-        path.append((cur.tag, cur.get("class").strip()))
+        path.append((cur.tag, _chunk_class(cur)))
         cur = cur.parent
     return path
 
