@@ -20,7 +20,7 @@ from ..context import SCORE, SELECTOR, Context
 from ..dom import Element, Text, detach, normalize_space
 from ..errors import InputError
 from ..measure import Stat, measure
-from ..rules import PROMO_TEXT
+from ..rules import COMMENT_TOKENS, MAYBE_TOKENS, PROMO_TEXT, tokens_of
 from ..selectors import select
 from ..signals import SKIP_TAGS, UNLIKELY_TAGS, article_holders, class_weight, hidden_reason, is_unlikely
 from ..textstats import text_units
@@ -121,7 +121,10 @@ def score_candidates(body: Element, stats: dict[int, Stat] | None = None) -> Sco
         el = stack.pop()
         if el.tag in SKIP_TAGS:
             continue
-        if el is not body and is_unlikely(el, stats, body_units, holders, body_paragraphs):
+        if el is not body and (
+            is_unlikely(el, stats, body_units, holders, body_paragraphs)
+            or (el.nid not in holders and _comment_compound(el))
+        ):
             continue
         kids = [c for c in el.children if isinstance(c, Element)]
         stack.extend(reversed(kids))
@@ -159,6 +162,21 @@ def score_candidates(body: Element, stats: dict[int, Stat] | None = None) -> Sco
     for nid in scores:
         scores[nid] *= 1 - stats[nid].link_density
     return Scoring(scores, elements, stats, prose)
+
+
+def _comment_compound(el: Element) -> bool:
+    """A class or id that compounds "comment" with another word (``postcomments``, ``recentcomments``,
+    ``commentsblock``) names a comment thread or a recent-comments widget just as ``comments`` does, but the
+    token tables list only the plain words. Such a block is neither scored (a long thread can outscore a
+    short post) nor joined as a sibling; an element that also has a plain comment token, or an article-ish
+    one, is left to ``is_unlikely`` as before. ``commentary`` (opinion pieces) is not a comment."""
+    value = el.get("class") + " " + el.get("id")
+    if "omment" not in value and "OMMENT" not in value:
+        return False
+    toks = tokens_of(value)
+    if toks & COMMENT_TOKENS or toks & MAYBE_TOKENS:
+        return False
+    return any("comment" in t and "commentar" not in t for t in toks)
 
 
 def _has_block_child(el: Element) -> bool:
@@ -360,7 +378,7 @@ def _siblings_to_join(top: Element, sc: Scoring) -> set[int]:
                 ):
                     joined.add(sib.nid)
             continue
-        if hidden_reason(sib) or sib.tag in UNLIKELY_TAGS:
+        if hidden_reason(sib) or sib.tag in UNLIKELY_TAGS or _comment_compound(sib):
             continue
         text = normalize_space(sib.text())
         if PROMO_TEXT.search(text) and st.units < PROMO_MAX_UNITS:
