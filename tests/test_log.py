@@ -21,11 +21,14 @@ import fixturelib
 import pytest
 import readwell
 from readwell import pipeline
-from readwell.context import Context
+from readwell.context import ROOT_BEST, ROOT_RULES, Context
 from readwell.dom import Element, css_path, detach
-from readwell.extract import make_options, run_pipeline
+from readwell.extract import _has_article, _retry_best, make_options, run_pipeline
 from readwell.parse import parse_html
+from readwell.render_markdown import to_text
 from readwell.sanitize import sanitize_tree
+from readwell.textstats import text_units
+from readwell.thresholds import RETRY_MIN_CHARS_FACTOR
 
 FIXTURES = fixturelib.all_fixtures()
 KINDS = {
@@ -67,17 +70,30 @@ class Trace:
     root: Element | None
     before: dict[str, dict[int, int | None]] = field(default_factory=dict)  # step → tree before it
     after: dict[str, dict[int, int | None]] = field(default_factory=dict)  # step → tree after it
+    found: bool = False  # the run has an article, as ``extract`` decides (selector pages aside)
+    units: int = 0  # text units of the rendered text
 
 
 def trace(data: bytes, url: str | None, options: dict[str, Any]) -> tuple[Any, Trace]:
+    """The instrumented run ``extract`` makes, including its retry of a declined page with scoring's best
+    element (``extract._retry_best``): the trace of the run whose result ``extract`` reports."""
     doc = parse_html(data)
     opts = make_options(url, options)
+    t = _trace_run(doc, opts, ROOT_RULES)
+    if not t.found and _retry_best(t.ctx, opts):
+        second = _trace_run(doc, opts, ROOT_BEST)
+        if second.found and second.units >= RETRY_MIN_CHARS_FACTOR * opts.min_article_chars:
+            t = second
+    return doc, t
+
+
+def _trace_run(doc: Any, opts: Any, root_choice: str) -> Trace:
     snaps: list[tuple[str, dict[int, int | None]]] = []
 
     def after(ctx: Context, stage: str) -> None:
         snaps.append((stage, _parents(ctx.doc.root)))
 
-    ctx = run_pipeline(doc, opts, after_stage=after)
+    ctx = run_pipeline(doc, opts, after_stage=after, root_choice=root_choice)
     t = Trace(ctx, None)
     prev = _parents(doc.root)  # the working copy starts as an exact copy of the original
     for stage, snap in snaps:
@@ -86,9 +102,12 @@ def trace(data: bytes, url: str | None, options: dict[str, Any]) -> tuple[Any, T
     root = ctx.root if "select_root" not in opts.disable else ctx.doc.body
     t.root = root
     if root is not None:
+        has_article = _has_article(root, opts)
         sanitize_tree(ctx, root)
         t.before["sanitize"], t.after["sanitize"] = prev, _parents(ctx.doc.root)
-    return doc, t
+        t.units = text_units(to_text(root))
+        t.found = has_article and t.units >= opts.min_article_chars
+    return t
 
 
 MODES = {

@@ -29,6 +29,12 @@ ALLOWLIST = "allow-list"
 
 PROTECTED_TAGS = frozenset({"pre", "code", "math", "kbd", "samp"})
 
+# How select_root picks the root (``Context.root_choice``): the rules (and the learned model), or, for the
+# retry of a page the first run declined (``extract._retry_best``), scoring's best element as it is.
+ROOT_RULES = "rules"
+ROOT_BEST = "best"
+BEST_SCORE_NOTE = "best-score"  # the note select_root leaves on scoring's best element
+
 
 @dataclass
 class LogEntry:
@@ -99,6 +105,7 @@ class Context:
     # ids of the best-scoring candidate and its ancestors: where scoring found the article's paragraphs. A
     # removal stage never takes one of them by shape or by name (the root may be wider than this core).
     core: frozenset[int] = frozenset()
+    root_choice: str = ROOT_RULES  # ROOT_RULES or ROOT_BEST (see there)
     origin: Document | None = None  # the untouched input: log paths point into it
     _origin_paths: dict[int, Element] | None = None
     _path_cache: dict[int, dict[int, tuple[int, int]]] = field(

@@ -85,3 +85,10 @@ BYLINE_LINE_MAX_WORDS = 8  # words besides the name on a byline line ("By X, AP 
 TEASER_TAIL_LINK_DENSITY = 0.6  # what follows the heading is mostly links (headlines), not sentences
 TEASER_TAIL_MIN_LINKS = 2  # a list of headlines, not one "read more" link
 TEASER_TAIL_MAX_SHARE = 0.3  # of the root's text: more is an article section, whatever its heading says
+
+# --- the retry of a declined page (extract._retry_best) ------------------------------------------------------
+# The first run said "no article"; the retry with scoring's best element overrules that verdict only with
+# this many times ``min_article_chars`` of text: a paragraph or more, not a sidebar widget's blurb (on the
+# development sets the retries that found the gold had 400-600 characters, the two that found a widget's
+# blurb 170-230).
+RETRY_MIN_CHARS_FACTOR = 3

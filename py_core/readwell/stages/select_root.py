@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .. import root_model, root_model_data
-from ..context import SCORE, SELECTOR, Context
+from ..context import BEST_SCORE_NOTE, ROOT_BEST, SCORE, SELECTOR, Context
 from ..dom import Element, Text, detach, normalize_space
 from ..errors import InputError
 from ..measure import Stat, measure
@@ -328,7 +328,7 @@ def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None
         return None, sc, set()
     top = sc.ranked()[0]
     if ctx is not None:
-        ctx.note("best-score", top, f"best-scoring candidate ({sc.score(top):.1f})")
+        ctx.note(BEST_SCORE_NOTE, top, f"best-scoring candidate ({sc.score(top):.1f})")
     for name, refine in zip(Refinements._fields, REFINEMENTS, strict=True):
         new = refine(top, sc)
         if new is not top and ctx is not None:
@@ -437,7 +437,15 @@ def run(ctx: Context) -> None:
         ctx.root = root
         return
     top, sc, joined = find_root(body, ctx)
-    if top is not None and ctx.options.root_model:
+    if top is not None and ctx.root_choice == ROOT_BEST:
+        best = sc.ranked()[0]
+        ctx.note(
+            "retry-best",
+            best,
+            f"retry of a declined page: scoring's best element instead of {ctx.path_of(top)}",
+        )
+        top, joined = best, set()
+    elif top is not None and ctx.options.root_model:
         top, joined = _learned_root(ctx, body, sc, top, joined)
     stats = sc.stats
     if sc.scores:
