@@ -209,6 +209,7 @@ def _is_paragraph(el: Element) -> bool:
 
 
 TOP_LEVEL = ("body", "html", "#document")
+SENTENCE_END = ".!?。！？"
 
 
 def _split_article(top: Element, sc: Scoring) -> Element:
@@ -401,17 +402,39 @@ def _siblings_to_join(top: Element, sc: Scoring) -> set[int]:
             if (
                 st.units > SIBLING_PROSE_UNITS
                 and st.link_density < SIBLING_PROSE_LINK_DENSITY
-                and st.marks >= (1 if lead_header else SIBLING_PROSE_MARKS)
+                and st.marks
+                >= (1 if lead_header or _lead_sentence(sib, st, top, text) else SIBLING_PROSE_MARKS)
             ):
                 joined.add(sib.nid)
             elif (
                 0 < st.units <= SIBLING_PROSE_UNITS
                 and st.link_density == 0
-                and text[-1:] in ".!?。！？"
+                and text[-1:] in SENTENCE_END
                 and sib.tag == "p"
             ):
                 joined.add(sib.nid)
     return joined
+
+
+def _lead_sentence(sib: Element, st: Stat, top: Element, text: str) -> bool:
+    """``sib``, right before the article, is its standfirst: one run of text that ends a sentence, with no
+    heading (a lead paragraph is often one long sentence, so it has a single clause mark and fails the
+    sibling step's "couple of clauses"). A labelled block ("Highlights" + a line) has two runs of text."""
+    if text[-1:] not in SENTENCE_END or st.headings or st.paragraphs > 1:
+        return False
+    sibs = top.parent.element_children if top.parent is not None else []
+    i = sibs.index(top)
+    if i == 0 or sibs[i - 1] is not sib:
+        return False
+    runs = 0
+    for e in sib.iter():
+        if (e.tag in BLOCKISH or e.tag in DIV_LIKE) and any(
+            isinstance(c, Text) and c.data.strip() for c in e.children
+        ):
+            runs += 1
+            if runs > 1:
+                return False
+    return True
 
 
 def _adjacent(a: Element, b: Element) -> bool:
