@@ -27,14 +27,32 @@ RUN apt-get update \
       libatomic1 \
  && rm -rf /var/lib/apt/lists/*
 
-COPY pyproject.toml README.md /src/
+# Layers from the least to the most often changed, so that an edit to the code rebuilds only the last one:
+# Debian packages; then the venv with readwell's dependencies (read from pyproject.toml's `dependencies` and
+# `render` extra, versions from constraints.txt); then the code, installed without network.
+# The optional build secret `cacert` is for builds behind a TLS-intercepting proxy: pass the CA bundle that
+# trusts it (`--secret id=cacert,src=/etc/ssl/certs/ca-certificates.crt`) and pip verifies PyPI with it.
+# It is not secret; a secret mount lends a file to one RUN step without storing it in any layer. Without it
+# pip uses its own CA bundle, as usual.
+COPY pyproject.toml /src/
 COPY build_scripts/constraints.txt /src/build_scripts/constraints.txt
-COPY py_core /src/py_core
-COPY extension/snapshot.js /src/extension/snapshot.js
-RUN python3 -m venv /opt/readwell \
- && /opt/readwell/bin/pip install --no-cache-dir -c /src/build_scripts/constraints.txt '/src[render]' \
+RUN --mount=type=secret,id=cacert \
+    if [ -s /run/secrets/cacert ]; then export PIP_CERT=/run/secrets/cacert; fi \
+ && python3 -c 'import tomllib; p = tomllib.load(open("/src/pyproject.toml", "rb"))["project"]; \
+print(*p["dependencies"], *p["optional-dependencies"]["render"], sep="\n")' > /src/requirements.txt \
+ && python3 -m venv /opt/readwell \
+ && /opt/readwell/bin/pip install --no-cache-dir -c /src/build_scripts/constraints.txt \
+      -r /src/requirements.txt 'setuptools>=68' wheel \
  && useradd --create-home --uid 1000 readwell \
  && mkdir -p /cache /out && chown readwell /cache /out
+
+COPY README.md /src/
+COPY py_core /src/py_core
+COPY extension/snapshot.js /src/extension/snapshot.js
+# --no-deps --no-build-isolation: the dependencies and setuptools are in the venv already (no network here);
+# pip check fails the build if pyproject.toml asks for something the layer above did not install
+RUN /opt/readwell/bin/pip install --no-cache-dir --no-deps --no-build-isolation /src \
+ && /opt/readwell/bin/pip check
 
 ENV PATH=/opt/readwell/bin:$PATH \
     READWELL_CHROMIUM=/usr/bin/chromium \
