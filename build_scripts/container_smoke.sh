@@ -57,24 +57,24 @@ say "$(podman --version), $(runc --version | head -1), mmdebstrap $(mmdebstrap -
 # Everything podman writes goes under WORK: storage, run state, volumes, events, temporary files.
 WORK=$(mktemp -d /var/tmp/readwell-container.XXXXXX)
 SERVER_PID=""
-cleanup() {
-  local rc=$?
+remove_scratch() { # idempotent: also the EXIT trap's job when a step fails
   if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; fi
+  SERVER_PID=""
+  if [ ! -d "$WORK" ]; then return 0; fi
   if [ "${READWELL_CI_KEEP:-0}" = "1" ]; then
-    say "kept $WORK (READWELL_CI_KEEP=1)"
-  else
-    "${PODMAN[@]}" rm --all --force >/dev/null 2>&1 || true
-    "${PODMAN[@]}" rmi --all --force >/dev/null 2>&1 || true
-    # layers still mounted (an interrupted build) must be unmounted before their directory goes
-    { findmnt -rn -o TARGET | grep "^$WORK/" || true; } | sort -r | while read -r m; do
-      umount -l "$m" || true
-    done
-    rm -rf "$WORK"
+    say "kept $WORK (READWELL_CI_KEEP=1; CONTAINERS_STORAGE_CONF=$WORK/storage.conf)"
+    return 0
   fi
-  exit "$rc"
+  "${PODMAN[@]}" rm --all --force >/dev/null 2>&1 || true
+  "${PODMAN[@]}" rmi --all --force >/dev/null 2>&1 || true
+  # layers still mounted (an interrupted build) must be unmounted before their directory goes
+  { findmnt -rn -o TARGET | grep "^$WORK/" || true; } | sort -r | while read -r m; do
+    umount -l "$m" || true
+  done
+  rm -rf "$WORK"
 }
 PODMAN=(true)
-trap cleanup EXIT
+trap remove_scratch EXIT
 
 # Storage driver: overlay (layers share files; the kernel's overlayfs) is several times faster than vfs (a
 # full copy of the file system per layer) and is used when the kernel mounts it here; else vfs.
@@ -138,12 +138,22 @@ CA=${READWELL_CI_CA_BUNDLE:-/etc/ssl/certs/ca-certificates.crt}
 SECRET=()
 if [ -s "$CA" ]; then SECRET=(--secret "id=cacert,src=$CA"); fi
 IMAGE=localhost/readwell:latest
-if ! "${PODMAN[@]}" build --pull=never --network host "${ULIMITS[@]}" "${SECRET[@]}" -t "$IMAGE" . \
-  >"$WORK/build.log" 2>&1; then
+start=$SECONDS
+annotate() { # the build's output to build.log; its steps, downloads and installs on the terminal, timed
+  while IFS= read -r line; do
+    printf '%s\n' "$line" >>"$WORK/build.log"
+    case $line in
+      STEP* | "Successfully installed"* | Fetched* | COMMIT*)
+        printf '  [%4d s] %s\n' $((SECONDS - start)) "${line:0:120}"
+        ;;
+    esac
+  done
+}
+if ! "${PODMAN[@]}" build --pull=never --network host "${ULIMITS[@]}" "${SECRET[@]}" -t "$IMAGE" . 2>&1 \
+  | annotate; then
   tail -n 60 "$WORK/build.log" >&2
   fail "podman build (log above)"
 fi
-grep -E '^(STEP|Successfully installed|Fetched)' "$WORK/build.log" | cut -c1-150
 size=$("${PODMAN[@]}" image inspect --format '{{.Size}}' "$IMAGE")
 say "image $IMAGE: $((size / 1000000)) MB"
 
@@ -162,7 +172,7 @@ cat >"$SITE/article.html" <<'EOF'
 }, 800);</script>
 </body></html>
 EOF
-python3 - "$SITE" "$WORK/port" <<'EOF' &
+python3 - "$SITE" "$WORK/port" 2>"$WORK/server.log" <<'EOF' &
 import functools, http.server, sys
 handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -201,12 +211,13 @@ say "ok: render -o /out --screenshots ($(ls "$WORK/out" | tr '\n' ' '))"
 "${RUN[@]}" --network none --entrypoint sh "$IMAGE" -c 'ls /usr/share/fonts/opentype/noto/NotoSansCJK-*' \
   >/dev/null || fail "no Noto CJK fonts in the image"
 say "ok: Noto CJK fonts present"
+"${RUN[@]}" --network none --entrypoint sh "$IMAGE" -c 'test ! -e /run/secrets/cacert' \
+  || fail "the build secret is in the image"
+say "ok: the build secret is not in the image"
 
-# 5. Cleanup (the EXIT trap) and the summary.
+# 5. Cleanup and the summary.
 phase cleanup
-kill "$SERVER_PID" 2>/dev/null || true
-SERVER_PID=""
-"${PODMAN[@]}" rmi --all --force >/dev/null 2>&1 || true
+remove_scratch
 phase end
 summary=""
 for i in "${!PHASE_NAMES[@]}"; do summary+="${PHASE_NAMES[$i]} ${PHASE_SECS[$i]} s, "; done
