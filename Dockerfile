@@ -1,19 +1,15 @@
 # Readwell render mode in a container: Debian's Chromium, fonts for Latin, CJK and most other scripts, and
-# readwell[render] in a virtual environment. Build and run (the same commands as README "Container"):
+# readwell[render] in a virtual environment. Build and run (the same commands as README "Container"; Docker
+# needs BuildKit, its default builder since Docker 23, for the RUN --mount below):
 #   docker build -t readwell .
 #   docker run --rm readwell extract --render https://example.org/ --format markdown
 #   docker run --rm -v "$PWD/out:/out" readwell render URL... -o /out --screenshots
+# Behind a TLS-intercepting proxy, add `--secret id=cacert,src=/etc/ssl/certs/ca-certificates.crt` (below).
 #
-# Built and smoke-tested on this project's machine (2026-11-30) without a container registry: podman 4.3.1
-# and buildah 1.28.2 install from Debian bookworm packages; the base image was made from Debian packages
-# (`mmdebstrap --variant=minbase --format=tar bookworm rootfs.tar`, then `podman import rootfs.tar
-# docker.io/library/debian:bookworm-slim`), and `buildah bud --isolation chroot --storage-driver vfs
-# --pull-never --network host -t readwell .` ran every step. One difference from this file: the machine
-# reaches PyPI only through a TLS-intercepting proxy whose CA the container does not trust (pip:
-# CERTIFICATE_VERIFY_FAILED), so the pip step installed wheels built on the host (`pip wheel -w wheels
-# '.[render]'`, then `pip install --no-index --find-links /wheels 'readwell[render]'`). Smoke test, inside
-# the image: `readwell extract --render http://127.0.0.1:PORT/page.html --format markdown` gave the
-# article's text.
+# CI builds this file unchanged and smoke-tests the image (build_scripts/container_smoke.sh, after
+# `make check`): podman 4.3 from Debian packages, the base image pulled or, with no registry reachable, made
+# from Debian packages with mmdebstrap; `podman build -t readwell .` with the `cacert` secret; then, inside the
+# image, `readwell --help`, `extract --render` and `render -o /out --screenshots` of a page on 127.0.0.1.
 FROM debian:bookworm-slim
 
 # chromium: the browser render mode drives (Playwright's own download is never used);

@@ -4,7 +4,7 @@ EXAMPLE ?= fixtures/core--news-article-basic.html
 EXAMPLE_URL ?= https://example.org/news/river-health
 
 .PHONY: setup example build test check lint bench bench-blame bench-speed bench-scaling bench-parity bench-batch bench-engine bench-edge \
-	bench-extension bench-serve bench-render train-root fixtures clean
+	bench-extension bench-serve bench-render train-root fixtures container clean
 
 setup:            ## install everything (Debian chromium, pip -e .[test], npm ci); idempotent
 	bash build_scripts/setup.sh
@@ -28,6 +28,9 @@ test: lint        ## all tests (CPython, Pyodide in Node, Chromium)
 	$(PYTHON) -m pytest -q
 
 check: setup test ## install everything, then run all tests (what CI runs)
+
+container:        ## build the Dockerfile with podman and smoke-test the image (root; CI runs it after check)
+	bash build_scripts/container_smoke.sh
 
 lint:             ## formatting, lint with line length enforced, types of py_core (mypy), ESLint
 	$(PYTHON) -m ruff format --check py_core tests build_scripts

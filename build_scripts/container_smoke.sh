@@ -63,8 +63,10 @@ remove_scratch() { # idempotent: also the EXIT trap's job when a step fails
   if [ ! -d "$WORK" ]; then return 0; fi
   if [ "${READWELL_CI_KEEP:-0}" = "1" ]; then
     say "kept $WORK (READWELL_CI_KEEP=1; CONTAINERS_STORAGE_CONF=$WORK/storage.conf)"
+    READWELL_CI_KEEP=2 # say it once
     return 0
   fi
+  if [ "${READWELL_CI_KEEP:-0}" = "2" ]; then return 0; fi
   "${PODMAN[@]}" rm --all --force >/dev/null 2>&1 || true
   "${PODMAN[@]}" rmi --all --force >/dev/null 2>&1 || true
   # layers still mounted (an interrupted build) must be unmounted before their directory goes
