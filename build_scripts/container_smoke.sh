@@ -48,9 +48,8 @@ command -v runc >/dev/null 2>&1 || missing+=(runc)
 command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
 if [ "${#missing[@]}" -gt 0 ]; then
   say "apt-get install ${missing[*]}"
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends \
-    "${missing[@]}" >/dev/null
+  apt-get -o Acquire::Retries=3 update -qq
+  apt-get -o Acquire::Retries=3 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 say "$(podman --version), $(runc --version | head -1), mmdebstrap $(mmdebstrap --version | awk '{print $2}')"
 
@@ -117,9 +116,10 @@ if curl -sS -m 10 -o /dev/null https://registry-1.docker.io/v2/ 2>/dev/null \
   say "pulled $BASE"
 else
   # No registry: the same distribution from Debian packages. The slim image's sources (bookworm, -updates,
-  # -security) and its dpkg excludes (no manuals, docs except copyright files, translations).
+  # -security) and its dpkg excludes (no manuals, docs except copyright files, translations); apt retries
+  # a failed download (here and in the Dockerfile's apt step) so that one network hiccup does not fail CI.
   say "no registry reachable: making $BASE with mmdebstrap"
-  mmdebstrap --quiet --mode=root --variant=minbase --format=tar \
+  timeout 900 mmdebstrap --quiet --mode=root --variant=minbase --format=tar --aptopt='Acquire::Retries "3"' \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
     --dpkgopt='path-exclude=/usr/share/locale/*' \
@@ -151,10 +151,11 @@ annotate() { # the build's output to build.log; its steps, downloads and install
     esac
   done
 }
-if ! "${PODMAN[@]}" build --pull=never --network host "${ULIMITS[@]}" "${SECRET[@]}" -t "$IMAGE" . 2>&1 \
-  | annotate; then
+# timeout: a hang guard (a stalled mirror or index), far above the ~2 minutes the build takes here
+BUILD=(build --pull=never --network host "${ULIMITS[@]}" "${SECRET[@]}" -t "$IMAGE" .)
+if ! timeout 1800 "${PODMAN[@]}" "${BUILD[@]}" 2>&1 | annotate; then
   tail -n 60 "$WORK/build.log" >&2
-  fail "podman build (log above)"
+  fail "podman build (the log's end above)"
 fi
 size=$("${PODMAN[@]}" image inspect --format '{{.Size}}' "$IMAGE")
 say "image $IMAGE: $((size / 1000000)) MB"
