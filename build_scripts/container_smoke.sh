@@ -11,7 +11,8 @@
 #      exit, so repeated runs do not fill the disk and the machine's own podman storage is not touched.
 # Prints each phase's seconds and the image size. Runs as root (re-runs itself with sudo otherwise).
 # Environment: READWELL_CI_STORAGE_DRIVER (overlay|vfs; default overlay when the kernel mounts it, else vfs),
-# READWELL_CI_CA_BUNDLE (default /etc/ssl/certs/ca-certificates.crt), READWELL_CI_KEEP=1 keeps the scratch.
+# READWELL_CI_TMPFS=0 (scratch on disk even with 12 GB of memory available), READWELL_CI_CA_BUNDLE (default
+# /etc/ssl/certs/ca-certificates.crt), READWELL_CI_KEEP=1 keeps the scratch (and its tmpfs mounted).
 set -euo pipefail
 
 if [ "$(id -u)" -ne 0 ]; then exec sudo -E bash "$0" "$@"; fi
@@ -53,8 +54,16 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 say "$(podman --version), $(runc --version | head -1), mmdebstrap $(mmdebstrap --version | awk '{print $2}')"
 
-# Everything podman writes goes under WORK: storage, run state, volumes, events, temporary files.
+# Everything podman and mmdebstrap write goes under WORK: storage, run state, volumes, events, temporary
+# files. WORK is a tmpfs when the machine has the memory to spare (the build peaks near 4 GB): unpacking
+# 1.4 GB of Debian packages and deleting it all afterwards is I/O-bound on a shared disk.
 WORK=$(mktemp -d /var/tmp/readwell-container.XXXXXX)
+avail_kb=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo)
+WORK_FS=disk
+if [ "${READWELL_CI_TMPFS:-auto}" != "0" ] && [ "${avail_kb:-0}" -ge $((12 * 1024 * 1024)) ] \
+  && mount -t tmpfs -o size=8g,mode=700 tmpfs "$WORK"; then
+  WORK_FS=tmpfs
+fi
 SERVER_PID=""
 remove_scratch() { # idempotent: also the EXIT trap's job when a step fails
   if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; fi
@@ -69,7 +78,7 @@ remove_scratch() { # idempotent: also the EXIT trap's job when a step fails
   "${PODMAN[@]}" rm --all --force >/dev/null 2>&1 || true
   "${PODMAN[@]}" rmi --all --force >/dev/null 2>&1 || true
   # layers still mounted (an interrupted build) must be unmounted before their directory goes
-  { findmnt -rn -o TARGET | grep "^$WORK/" || true; } | sort -r | while read -r m; do
+  { findmnt -rn -o TARGET | grep -E "^$WORK(/|\$)" || true; } | sort -r | while read -r m; do
     umount -l "$m" || true
   done
   rm -rf "$WORK"
@@ -106,7 +115,7 @@ printf '[storage]\ndriver = "%s"\ngraphroot = "%s/storage"\nrunroot = "%s/run"\n
 printf '[engine]\nruntime = "runc"\ncgroup_manager = "cgroupfs"\nevents_logger = "file"\n' \
   >"$CONTAINERS_CONF"
 PODMAN=(podman --tmpdir "$WORK/tmp" --volumepath "$WORK/volumes")
-say "scratch $WORK, storage driver $DRIVER, ulimits nofile=$NOFILE nproc=$NPROC"
+say "scratch $WORK ($WORK_FS), storage driver $DRIVER, ulimits nofile=$NOFILE nproc=$NPROC"
 
 # 2. Base image.
 phase base
@@ -119,7 +128,8 @@ else
   # -security) and its dpkg excludes (no manuals, docs except copyright files, translations); apt retries
   # a failed download (here and in the Dockerfile's apt step) so that one network hiccup does not fail CI.
   say "no registry reachable: making $BASE with mmdebstrap"
-  timeout 900 mmdebstrap --quiet --mode=root --variant=minbase --format=tar --aptopt='Acquire::Retries "3"' \
+  TMPDIR=$WORK timeout 900 mmdebstrap --quiet --mode=root --variant=minbase --format=tar \
+    --aptopt='Acquire::Retries "3"' \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
     --dpkgopt='path-exclude=/usr/share/locale/*' \
@@ -224,4 +234,5 @@ remove_scratch
 phase end
 summary=""
 for i in "${!PHASE_NAMES[@]}"; do summary+="${PHASE_NAMES[$i]} ${PHASE_SECS[$i]} s, "; done
-say "passed in $((SECONDS - T0)) s (${summary%, }); image $((size / 1000000)) MB; storage driver $DRIVER"
+say "passed in $((SECONDS - T0)) s (${summary%, }); image $((size / 1000000)) MB;" \
+  "storage driver $DRIVER on $WORK_FS"
