@@ -55,7 +55,7 @@ fi
 say "$(podman --version), $(runc --version | head -1), mmdebstrap $(mmdebstrap --version | awk '{print $2}')"
 
 # Everything podman and mmdebstrap write goes under WORK: storage, run state, volumes, events, temporary
-# files. WORK is a tmpfs when the machine has the memory to spare (the build peaks near 4 GB): unpacking
+# files. WORK is a tmpfs when the machine has the memory to spare (3.0 GB used at the peak): unpacking
 # 1.4 GB of Debian packages and deleting it all afterwards is I/O-bound on a shared disk.
 WORK=$(mktemp -d /var/tmp/readwell-container.XXXXXX)
 avail_kb=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo)
