@@ -355,3 +355,32 @@ def test_sourceless_images_are_not_an_image_grid(img: str, text_days: int, grid:
     el = next(e for e in root.iter() if e.id == "days")
     why = verdict(el, measure(root)[el.nid], 10**6)
     assert (why is not None and why.startswith("image grid")) is grid
+
+
+# --- remove_by_selector: where a comment thread starts ------------------------------------------------------
+@pytest.mark.parametrize(
+    ("html", "kind"),
+    [
+        ("<h3>12 Comments</h3>", "heading"),
+        ("<h3>3 thoughts on A New Boat for the Ferry</h3>", "heading"),
+        ("<b>Comments are now closed for this story</b>", "heading"),
+        ("<h3>Leave a Reply</h3>", "heading"),
+        ("<div>Comments</div>", "bare heading"),  # needs thread items after it
+        ("<strong>Your Comments</strong>", "heading"),
+        ('<a id="comments" class="anchor" href="#comments"></a>', None),  # a heading's self-link
+        ('<a name="comments"></a>', "name"),  # so does a name: also a style guide's "## Comments" id
+        ('<div id="disqus_thread"></div>', "thread name"),
+        ("<h2>Comment</h2>", None),  # an article section ("Comment", "Briefing", "Access")
+        ("<h2>Discussion</h2>", None),  # a paper's section
+        ('<span><a href="#comments">3 Comments</a> »</span>', None),  # the byline row's link to the thread
+        ('<a href="#comments"><span>Comments</span></a>', None),  # ... with the words inside the link
+        ("<p>Comments from readers after the first year were mostly kind.</p>", None),
+    ],
+)
+def test_thread_start(html: str, kind: str | None) -> None:
+    from readwell.stages.remove_by_selector import thread_start
+
+    root = parse_html(f"<html><body><main>{html}</main></body></html>").body
+    el = next(e for e in root.iter() if e.tag == "main").element_children[0]
+    inner = [e for e in el.iter() if thread_start(e)]
+    assert thread_start(el) == kind or (kind is None and not inner)

@@ -243,6 +243,18 @@ def normalize_space(s: str) -> str:
     return " ".join(s.split())
 
 
+def nodes_after(el: Element, root: Element) -> list[Node]:
+    """Every node after ``el`` to the end of ``root``: the following siblings of ``el`` and of each of its
+    ancestors below ``root`` (what a trailing block, such as a comment thread, spans)."""
+    out: list[Node] = []
+    cur: Element = el
+    while cur is not root and cur.parent is not None:
+        kids = cur.parent.children
+        out.extend(kids[kids.index(cur) + 1 :])
+        cur = cur.parent
+    return out
+
+
 def detach(node: Node) -> None:
     if node.parent is not None:
         node.parent.children.remove(node)

@@ -791,3 +791,35 @@ TEASER_HEADING = re.compile(
     r"top stories|latest (news|stories|headlines|articles)|other (stories|news|articles))\s*[:»›]?$",
     re.I,
 )
+
+# --- a comment thread closing the root (remove_by_selector.remove_trailing_thread) --------------------------
+# The heading opening a comment thread: its whole text is one of these phrases. Not here, on purpose: a bare
+# "Comment", "Discussion", "Responses" or "Reactions" (article sections, a table's column header).
+THREAD_HEADING = re.compile(
+    r"^((\d+|no|one|two|three)\s+)?(reader |user |your )?comments\s*(\(\d+\))?$|"
+    r"^(\d+|no|one) (comment|response|reply|replies|responses|thoughts?)( (on|to) .{1,120})?$|"
+    r"^(comments are (now )?closed.{0,40}|leave a (comment|reply)|post a comment|add (a|your) comment|"
+    r"have your say|join the discussion)$",
+    re.I,
+)
+# A bare "Comments" is also a section of a style guide ("## Comments" about code comments): such a heading,
+# like an id or anchor name "comments", opens a thread only with evidence of one after it.
+THREAD_HEADING_BARE = re.compile(r"^comments$", re.I)
+# Evidence of a thread: items named as comments or replies, and short lines that are their author lines
+# ("Posted by: X", "X says:", "X wrote") or speak of comments; a short line holding a date is evidence too
+# (remove_by_selector.thread_evidence).
+THREAD_ITEM_TOKENS = frozenset(
+    {"comment", "comments", "commentbody", "reply", "replies", "avatar", "vcard", "says", "permalink"}
+)
+THREAD_AUTHOR_LINE = re.compile(
+    r"^(\W*(comment\s*)?#?\d+\W*)?(posted|written|submitted)\s+by\b|\b(says|wrote)\s*:?$|"
+    r"\b(comments?|commenters?)\b",
+    re.I,
+)
+# Names (id, anchor name) only comment threads and their forms carry: no article section is called so, so
+# they need no further evidence (a bare "comments" id is also a style guide's "## Comments" section).
+THREAD_NAME_TOKENS = frozenset(
+    """disqus commentlist commentform commentsection commentsarea commentsblock commentswrapper respond
+    leavecomment postcomment postcomments addcomment usercomments readercomments kommentare comentarios
+    commentaires reacties""".split()
+)

@@ -33,6 +33,11 @@ PROSE_MIN_MARKS = 4  # several clauses: a labelled link list has almost none
 PROSE_MAX_LINK_DENSITY = 0.2  # prose links a few words; boilerplate is mostly links
 PROSE_UNITS_WITHOUT_PARAGRAPH = 400  # text this long reads as prose even without <p> markup
 THREAD_MIN_ITEMS = 2  # two repeated comment-like items make a thread (one is a quoted reply)
+# remove_by_selector.remove_trailing_thread: a comment thread closing the root goes from its heading on ...
+THREAD_MIN_BEFORE_UNITS = 150  # ... when an article comes before it (a headline and a byline are shorter)
+THREAD_EMPTY_TAIL_UNITS = 200  # ... a thread without evidence only when this short ("No comments", a form)
+THREAD_ITEM_SIBLINGS = 3  # the best candidate inside a thread is one of this many look-alike items
+THREAD_LINE_MAX_CHARS = 100  # an author or date line of a comment is short
 PHRASE_CONTEXT_UNITS = 60  # an inline element with this much sentence text around it is a phrase in prose ...
 PHRASE_BLOCK_MAX_NODES = 600  # a paragraph has fewer nodes; a bigger block is a container, not a sentence
 PHRASE_CONTEXT_MARKS = 1  # ... when it has a comma or sentence end (share rows and date lines have none)

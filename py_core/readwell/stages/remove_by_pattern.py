@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..context import TEXT, Context
-from ..dom import NON_TEXT, Element, Node, Text, normalize_space
+from ..dom import NON_TEXT, Element, Node, Text, nodes_after, normalize_space
 from ..metadata import normalize_date
 from ..metadata.body import body_byline
 from ..rules import BYLINE_TEXT, MAX_PATTERN_BLOCK, TEASER_HEADING, TEXT_RULES, Rule
@@ -223,17 +223,6 @@ _HEADING_LIKE = frozenset({"h2", "h3", "h4", "h5", "h6", "p", "div", "strong", "
 TEASER_HEADING_MAX_CHARS = 60
 
 
-def _after(el: Element, root: Element) -> list[Node]:
-    """Every node after ``el`` to the end of ``root``: the following siblings of ``el`` and its ancestors."""
-    out: list[Node] = []
-    cur: Element = el
-    while cur is not root and cur.parent is not None:
-        kids = cur.parent.children
-        out.extend(kids[kids.index(cur) + 1 :])
-        cur = cur.parent
-    return out
-
-
 def remove_trailing_teasers(ctx: Context, root: Element) -> None:
     """A related-stories block closing the root: a heading saying so ("Related stories", "More from X",
     ``rules.TEASER_HEADING``) followed, to the end of the root, only by links (headlines), removed with
@@ -252,7 +241,7 @@ def remove_trailing_teasers(ctx: Context, root: Element) -> None:
     for head in heads:
         if head.parent is None:
             continue
-        tail = _after(head, root)
+        tail = nodes_after(head, root)
         els = [n for n in tail if isinstance(n, Element)]
         text = " ".join(
             n.text() if isinstance(n, Element) else n.data for n in tail if isinstance(n, Element | Text)
