@@ -492,9 +492,12 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             "advertisement label",
         ),
         (
+            # "Watch" and "See more" start sentences of the text ("Watch the duet he sang here.", "See more
+            # by the author on ..."): as prompts they stand alone or take a separator ("WATCH: ..."). A
+            # "Listen to X live at 9" line is a station's promotion in every development set.
             "related-story-prompt",
-            r"^(see more|don'?t miss|also on [\w.]+|also read|read also|more on this|related stories|"
-            r"watch|listen)\s*[:»›]?\s*.{0,160}$",
+            r"^((also on [\w.]+|also read|read also|more on this|related stories|listen\b)"
+            r"\s*[:»›]?\s*.{0,160}|(see more|don'?t miss|watch)(\s*[:»›|]\s*.{0,160})?)$",
             "related-story prompt",
         ),
         ("like-this-story", r"^like this (story|article|post)\?.{0,80}$", "share prompt"),
