@@ -10,15 +10,20 @@ here.
 from __future__ import annotations
 
 from ..context import SCORE, Context
-from ..dom import Element, normalize_space
+from ..dom import Element, Text, normalize_space
 from ..measure import Stat
-from ..rules import PROMO_TEXT, phrase_in_prose, reads_as_prose
+from ..rules import INLINE_TAGS, PROMO_TEXT, phrase_in_prose, reads_as_prose
 from ..signals import class_weight, match_exact, match_partial
 from ..textstats import led_by_link, text_units
 from ..thresholds import MOST_OF_ROOT_SHAPE, SOURCELESS_IMAGES_TEXT_UNITS
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
 AFTER: tuple[str, ...] = ("remove_hidden_and_tiny_media",)
+
+# Elements ending a line of text (a nested block starts another line too, see ``_inside_block``).
+LINE_BREAKS = frozenset(
+    {"br", "hr", "p", "div", "li", "dd", "dt", "td", "th", "tr", "table", "ul", "ol", "dl"}
+)
 
 CANDIDATE_TAGS = frozenset(
     {
@@ -91,8 +96,9 @@ def verdict(el: Element, st: Stat, root_units: int) -> str | None:
     if st.inputs > max(1, p // 3):
         return f"form-like block ({st.inputs} inputs, {p} paragraphs)"
     if st.images > 1 and p / st.images < 0.5 and el.tag != "figure" and st.units < 200 * st.images:
-        if not shows_no_picture(el):
-            return f"image grid ({st.images} images, {p} paragraphs)"
+        pictures = st.images - images_in_sentences(el)
+        if pictures > 1 and p / pictures < 0.5 and not shows_no_picture(el):
+            return f"image grid ({pictures} images, {p} paragraphs)"
     if (
         not is_list
         and st.list_items > p + 1
@@ -122,6 +128,49 @@ def shows_no_picture(el: Element) -> bool:
         if src and not src.startswith("data:"):
             return False
     return text_units(el.text()) >= SOURCELESS_IMAGES_TEXT_UNITS  # its text now (stats lag behind removals)
+
+
+def images_in_sentences(el: Element) -> int:
+    """Images with words before and after them on their line: a formula drawn as an image, a quotation
+    mark or an emoji in a sentence. They are the sentence's glyphs, not pictures of an image grid."""
+    n = 0
+    for img in el.iter(include_self=False):
+        if img.tag == "img" and _words_around(img):
+            n += 1
+    return n
+
+
+def _words_around(img: Element) -> bool:
+    block = img.parent
+    while block is not None and block.tag in INLINE_TAGS:
+        block = block.parent
+    if block is None:
+        return False
+    before = after = False
+    seen = False
+    for node in block.iter_nodes():
+        if node is img:
+            seen = True
+        elif isinstance(node, Element) and node.tag in LINE_BREAKS and node is not block:
+            if seen:
+                break
+            before = False
+        elif isinstance(node, Text) and node.data.strip() and not _inside_block(node, block):
+            if seen:
+                after = True
+                break
+            before = True
+    return before and after
+
+
+def _inside_block(node: Text, block: Element) -> bool:
+    """``node`` sits in a block nested in ``block`` (another line: a caption paragraph below a picture)."""
+    for a in node.ancestors():
+        if a is block:
+            return False
+        if a.tag not in INLINE_TAGS:
+            return True
+    return False
 
 
 def names_boilerplate(el: Element, st: Stat) -> bool:
