@@ -25,6 +25,8 @@ LINE_BREAKS = frozenset(
     {"br", "hr", "p", "div", "li", "dd", "dt", "td", "th", "tr", "table", "ul", "ol", "dl"}
 )
 
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
 CANDIDATE_TAGS = frozenset(
     {
         "div",
@@ -47,8 +49,20 @@ CANDIDATE_TAGS = frozenset(
 )
 
 
-def _signature(el: Element) -> tuple[str, tuple[str, ...]]:
-    return el.tag, tuple(sorted(el.classes))
+def _signature(el: Element) -> tuple[str, str]:
+    """Tag and first class: a template names its items alike first ("story-block") and then numbers or
+    marks them apart ("pos-2 id1227..."), which a full class list would take for different kinds."""
+    return el.tag, el.classes[0] if el.classes else ""
+
+
+def _headed_by_link(el: Element) -> bool:
+    """The item's heading is a link to another page (a kicker word may stand beside it in the heading)."""
+    head = next((h for h in el.iter(include_self=False) if h.tag in HEADINGS), None)
+    if head is None:
+        return False
+    links = [a for a in head.iter() if a.tag == "a" and a.get("href") and not a.get("href").startswith("#")]
+    units = text_units(head.text())
+    return bool(links) and units > 0 and sum(text_units(a.text()) for a in links) * 2 > units
 
 
 def teaser_group(el: Element, stats: dict[int, Stat]) -> str | None:
@@ -60,7 +74,7 @@ def teaser_group(el: Element, stats: dict[int, Stat]) -> str | None:
     kids = el.element_children
     if len(kids) < 3:
         return None
-    sigs: dict[tuple[str, tuple[str, ...]], int] = {}
+    sigs: dict[tuple[str, str], int] = {}
     for k in kids:
         sigs[_signature(k)] = sigs.get(_signature(k), 0) + 1
     sig, count = max(sigs.items(), key=lambda kv: kv[1])
@@ -69,9 +83,9 @@ def teaser_group(el: Element, stats: dict[int, Stat]) -> str | None:
     cards = [k for k in kids if _signature(k) == sig]
     for k in cards:
         s = stats.get(k.nid)
-        if s is None or s.units >= 800 or not led_by_link(k):
+        if s is None or s.units >= 800 or not (led_by_link(k) or _headed_by_link(k)):
             return None
-    return f"teaser group: {count} similar items, each led by a link"
+    return f"teaser group: {count} similar items, each led by a link or a linked heading"
 
 
 def verdict(el: Element, st: Stat, root_units: int) -> str | None:
