@@ -48,3 +48,16 @@ def led_by_link(el: Element) -> bool:
                 for a in ([n] if isinstance(n, Element) else []) + list(n.ancestors())
             )
     return False
+
+
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
+def headed_by_link(el: Element) -> bool:
+    """The item's heading is a link to another page (a kicker word may stand beside it in the heading)."""
+    head = next((h for h in el.iter(include_self=False) if h.tag in HEADINGS), None)
+    if head is None:
+        return False
+    links = [a for a in head.iter() if a.tag == "a" and a.get("href") and not a.get("href").startswith("#")]
+    units = text_units(head.text())
+    return bool(links) and units > 0 and sum(text_units(a.text()) for a in links) * 2 > units

@@ -89,6 +89,7 @@ BYLINE_LINE_MAX_WORDS = 8  # words besides the name on a byline line ("By X, AP 
 # --- a trailing teaser block (remove_by_pattern.remove_trailing_teasers) ------------------------------------
 TEASER_TAIL_LINK_DENSITY = 0.6  # what follows the heading is mostly links (headlines), not sentences
 TEASER_TAIL_MIN_LINKS = 2  # a list of headlines, not one "read more" link
+TEASER_TAIL_MIN_CARDS = 3  # ... or this many cards led by a headline link, each with a line of summary
 TEASER_TAIL_MAX_SHARE = 0.3  # of the root's text: more is an article section, whatever its heading says
 
 # --- the retry of a declined page (extract._retry_best) ------------------------------------------------------

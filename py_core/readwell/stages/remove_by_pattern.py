@@ -16,13 +16,14 @@ from ..metadata import normalize_date
 from ..metadata.body import body_byline
 from ..rules import BYLINE_TEXT, MAX_PATTERN_BLOCK, TEASER_HEADING, TEXT_RULES, Rule
 from ..textstats import BLOCK_TAGS as LAYOUT_BLOCKS
-from ..textstats import text_units
+from ..textstats import headed_by_link, led_by_link, text_units
 from ..thresholds import (
     BYLINE_LINE_MAX_WORDS,
     START_LINES,
     START_PROSE_UNITS,
     TEASER_TAIL_LINK_DENSITY,
     TEASER_TAIL_MAX_SHARE,
+    TEASER_TAIL_MIN_CARDS,
     TEASER_TAIL_MIN_LINKS,
 )
 
@@ -253,6 +254,7 @@ def remove_trailing_teasers(ctx: Context, root: Element) -> None:
             units == 0
             or len(links) < TEASER_TAIL_MIN_LINKS
             or link_units / units < TEASER_TAIL_LINK_DENSITY
+            and not teaser_cards(els)
             or units > TEASER_TAIL_MAX_SHARE * total
         ):
             continue
@@ -263,6 +265,16 @@ def remove_trailing_teasers(ctx: Context, root: Element) -> None:
             if n.parent is not None and (isinstance(n, Element) or isinstance(n, Text) and n.data.strip()):
                 ctx.remove(n, TEXT, "trailing-teaser-block", "related-stories links ending the article")
         return
+
+
+def teaser_cards(els: list[Element]) -> bool:
+    """The elements after a related-stories heading are cards, each a headline link with a line of summary
+    (sentences lower their link density, so density alone keeps them): at least ``TEASER_TAIL_MIN_CARDS``
+    items, every one led by a link or headed by a linked heading. A lone wrapper is looked into."""
+    items = [e for e in els if normalize_space(e.text())]
+    while len(items) == 1:
+        items = [e for e in items[0].element_children if normalize_space(e.text())]
+    return len(items) >= TEASER_TAIL_MIN_CARDS and all(led_by_link(e) or headed_by_link(e) for e in items)
 
 
 def start_lines(root: Element) -> list[list[Node]]:

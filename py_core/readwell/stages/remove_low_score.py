@@ -14,7 +14,7 @@ from ..dom import Element, Text, normalize_space
 from ..measure import Stat
 from ..rules import INLINE_TAGS, PROMO_TEXT, phrase_in_prose, reads_as_prose
 from ..signals import class_weight, match_exact, match_partial
-from ..textstats import led_by_link, text_units
+from ..textstats import headed_by_link, led_by_link, text_units
 from ..thresholds import MOST_OF_ROOT_SHAPE, SOURCELESS_IMAGES_TEXT_UNITS
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
@@ -24,8 +24,6 @@ AFTER: tuple[str, ...] = ("remove_hidden_and_tiny_media",)
 LINE_BREAKS = frozenset(
     {"br", "hr", "p", "div", "li", "dd", "dt", "td", "th", "tr", "table", "ul", "ol", "dl"}
 )
-
-HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 CANDIDATE_TAGS = frozenset(
     {
@@ -55,16 +53,6 @@ def _signature(el: Element) -> tuple[str, str]:
     return el.tag, el.classes[0] if el.classes else ""
 
 
-def _headed_by_link(el: Element) -> bool:
-    """The item's heading is a link to another page (a kicker word may stand beside it in the heading)."""
-    head = next((h for h in el.iter(include_self=False) if h.tag in HEADINGS), None)
-    if head is None:
-        return False
-    links = [a for a in head.iter() if a.tag == "a" and a.get("href") and not a.get("href").startswith("#")]
-    units = text_units(head.text())
-    return bool(links) and units > 0 and sum(text_units(a.text()) for a in links) * 2 > units
-
-
 def teaser_group(el: Element, stats: dict[int, Stat]) -> str | None:
     """Three or more similar children, each a short card led by a link: a related-stories grid or list.
 
@@ -83,7 +71,7 @@ def teaser_group(el: Element, stats: dict[int, Stat]) -> str | None:
     cards = [k for k in kids if _signature(k) == sig]
     for k in cards:
         s = stats.get(k.nid)
-        if s is None or s.units >= 800 or not (led_by_link(k) or _headed_by_link(k)):
+        if s is None or s.units >= 800 or not (led_by_link(k) or headed_by_link(k)):
             return None
     return f"teaser group: {count} similar items, each led by a link or a linked heading"
 
