@@ -10,11 +10,12 @@ here.
 from __future__ import annotations
 
 from ..context import SCORE, Context
-from ..dom import Element, Text, normalize_space
+from ..dom import HTML_NS, Element, Text, normalize_space
 from ..measure import Stat
 from ..rules import INLINE_TAGS, PROMO_TEXT, phrase_in_prose, reads_as_prose
+from ..sanitize import ALLOWED_TAGS, DROP_TAGS
 from ..signals import class_weight, match_exact, match_partial
-from ..textstats import headed_by_link, led_by_link, text_units
+from ..textstats import BLOCK_TAGS, headed_by_link, led_by_link, text_units
 from ..thresholds import MOST_OF_ROOT_SHAPE, SOURCELESS_IMAGES_TEXT_UNITS
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
@@ -45,6 +46,30 @@ CANDIDATE_TAGS = frozenset(
         "article",
     }
 )
+
+
+# Every element name HTML gives a meaning to, as far as this stage cares: anything else (``<fourthtag>``)
+# is rendered as a plain element, and one holding blocks is judged like a <div> (``unknown_wrapper``).
+KNOWN_TAGS = (
+    BLOCK_TAGS
+    | INLINE_TAGS
+    | ALLOWED_TAGS
+    | DROP_TAGS
+    | frozenset("html body label legend fieldset main article nav search output meter progress".split())
+)
+
+
+def unknown_wrapper(el: Element) -> bool:
+    """An element of no known name that holds blocks (a <div> by another name). One around a few words of
+    a sentence is inline markup, and a custom element (``x-card``) or a prefixed one (``fb:like``) has
+    its own behaviour: neither is judged here."""
+    return (
+        el.tag not in KNOWN_TAGS
+        and el.ns == HTML_NS
+        and "-" not in el.tag
+        and ":" not in el.tag
+        and any(c.tag in BLOCK_TAGS for c in el.element_children)
+    )
 
 
 def _signature(el: Element) -> tuple[str, str]:
@@ -186,7 +211,7 @@ def run(ctx: Context) -> None:
     stats = ctx.measure(root)
     root_units = stats[root.nid].units
     # Bottom-up: inner blocks first, so an outer container is judged on what survives inside it.
-    order = [e for e in root.iter(include_self=False) if e.tag in CANDIDATE_TAGS]
+    order = [e for e in root.iter(include_self=False) if e.tag in CANDIDATE_TAGS or unknown_wrapper(e)]
     removed: set[int] = set()
     for el in reversed(order):
         if el.parent is None or ctx.is_protected(el) or any(a.nid in removed for a in el.ancestors()):
