@@ -448,10 +448,14 @@ def test_resume_after_a_killed_run_equals_an_uninterrupted_run(tmp_path: Path) -
     proc = subprocess.Popen([*cmd, "--no-progress"], stderr=subprocess.DEVNULL)
     try:
         _wait_for(lambda: out.exists() and out.read_bytes().count(b"\n") >= 3, "three lines")
+        workers = _children(proc.pid)
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=60)
     finally:
         proc.kill()
+    assert workers, "the run had worker processes"
+    # a worker whose parent was killed (OOM killer, kill -9) exits instead of waiting forever
+    _wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in workers), "orphaned workers to exit")
     lines = out.read_bytes().count(b"\n")
     assert 3 <= lines < len(pages), "the run must have been interrupted midway"
     p = batch(str(folder), "-o", str(out), "--no-timings", "--resume")

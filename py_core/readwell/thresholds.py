@@ -92,7 +92,7 @@ TEASER_TAIL_MIN_LINKS = 2  # a list of headlines, not one "read more" link
 TEASER_TAIL_MIN_CARDS = 3  # ... or this many cards led by a headline link, each with a line of summary
 TEASER_TAIL_MAX_SHARE = 0.3  # of the root's text: more is an article section, whatever its heading says
 
-# --- the retry of a declined page (extract._retry_best) ------------------------------------------------------
+# --- the retry of a declined page (extract._retry_best) -----------------------------------------------------
 # The first run said "no article"; the retry with scoring's best element overrules that verdict only with
 # this many times ``min_article_chars`` of text: a paragraph or more, not a sidebar widget's blurb (on the
 # development sets the retries that found the gold had 400-600 characters, the two that found a widget's

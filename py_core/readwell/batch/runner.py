@@ -19,6 +19,7 @@ import multiprocessing as mp
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from .readers import Item, Tally, read_inputs, total_bytes
 from .writers import JsonlWriter, ParquetWriter, Writer, done_ids
 
 WATCHDOG_FACTOR, WATCHDOG_GRACE_S = 2.0, 30.0
+PARENT_POLL_S = 1.0  # how often a worker checks that its parent still lives
 
 
 @dataclass
@@ -54,9 +56,22 @@ class Summary:
         )
 
 
-def _worker_main(conn: Connection, options: dict[str, Any]) -> None:
+def _exit_with_parent(parent: int) -> None:
+    """Exit the worker once its parent is gone (killed by the OOM killer or ``kill -9``).
+
+    Why a polling thread and not EOF on the pipe: with fork, a later worker inherits the parent's end of the
+    earlier workers' pipes, so a worker's ``recv`` may never see EOF; and a worker busy on a long page would
+    finish it first. The worker is reparented when its parent dies, so a changed parent id is the signal."""
+    while True:
+        time.sleep(PARENT_POLL_S)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+def _worker_main(conn: Connection, options: dict[str, Any], parent: int) -> None:
     """Worker loop: one record in, one output dict out, until the parent sends None or goes away."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
     opts = normalize_options(options)
     digest = options_hash(opts)
     while True:
@@ -83,7 +98,7 @@ def _context() -> Any:
 class _Worker:
     def __init__(self, ctx: Any, options: dict[str, Any]) -> None:
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker_main, args=(child, options), daemon=True)
+        self.proc = ctx.Process(target=_worker_main, args=(child, options, os.getpid()), daemon=True)
         self.proc.start()
         child.close()
         self.task: tuple[int, dict[str, Any]] | None = None
