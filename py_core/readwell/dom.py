@@ -132,24 +132,28 @@ class Element(Node):
         """Elements in document order (iterative: safe on deep trees); each one ticks the deadline, if any.
 
         Every stage walks the tree several times, so this is written for speed: ``Element`` has no
-        subclasses, so a class identity test replaces ``isinstance``, and no per-element generator is made.
+        subclasses, so a class identity test replaces ``isinstance``, no per-element generator is made, and
+        child lists are pushed whole (a reversed slice, no per-element filtering comprehension): text nodes
+        are skipped when popped. An element's children are read when the walk resumes after it, as before.
         """
         dl = deadline.current()
         if dl is not None:
             dl.tick()
         if include_self:
             yield self
-        stack: list[Element] = [c for c in reversed(self.children) if c.__class__ is Element]
+        stack: list[Node] = self.children[::-1]
         pop = stack.pop
         extend = stack.extend
         while stack:
             el = pop()
+            if el.__class__ is not Element:
+                continue
             if dl is not None:
                 dl.tick()
             yield el
             kids = el.children
             if kids:
-                extend([c for c in reversed(kids) if c.__class__ is Element])
+                extend(kids[::-1])
 
     def iter_nodes(self) -> Iterator[Node]:
         """All nodes (elements and text) in document order, self first."""
