@@ -21,7 +21,7 @@ from ..urls import base_url, is_safe_url, scheme_of
 from .body import body_byline, body_dates, first_image, first_paragraph, root_dir, root_heading
 from .bylines import clean_byline
 from .dates import normalize_date
-from .head import link_hrefs, meta_map, title_text, unescape_once
+from .head import elements_by_tag, link_hrefs, meta_map, title_text, unescape_once
 from .jsonld import jsonld_article, jsonld_objects, ld_value
 from .sources import SOURCES, Source
 from .titles import clean_title
@@ -87,15 +87,24 @@ def _tidy_steps(base: str | None) -> dict[str, Callable[[str], str | None]]:
     }
 
 
+_HEAD_TAGS = frozenset({"meta", "script", "h1"})
+
+
+def _inside(el: Element, ancestor: Element) -> bool:
+    return any(a is ancestor for a in el.ancestors())
+
+
 class _Head:
     """The head-time readers of ``Source.where``, over one document."""
 
     def __init__(self, doc: Document, url: str | None) -> None:
         self.doc = doc
-        self.meta = meta_map(doc)
-        self.ld = jsonld_article(doc) or {}
+        found = elements_by_tag(doc, _HEAD_TAGS)  # one walk of the page instead of three
+        self.meta = meta_map(doc, found["meta"])
+        self.ld = jsonld_article(doc, found["script"]) or {}
         self.base = base_url(doc, url)
-        self.h1s = [normalize_space(h.text()) for h in doc.body.iter() if h.tag == "h1"][:5]
+        body = doc.body
+        self.h1s = [normalize_space(h.text()) for h in found["h1"] if _inside(h, body)][:5]
         self.tidy = _tidy_steps(self.base)
 
     def candidates(self, src: Source) -> Iterator[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html as html_lib
 import re
 
-from ..dom import Document, normalize_space
+from ..dom import Document, Element, normalize_space
 
 _ENTITY = re.compile(r"&(#\d{2,7}|#x[0-9a-fA-F]{2,6}|[a-zA-Z]{2,10});")
 META_KEYS = ("property", "name", "itemprop", "http-equiv")  # attributes that name a <meta> value
@@ -17,10 +17,22 @@ def unescape_once(s: str) -> str:
     return html_lib.unescape(s) if _ENTITY.search(s) else s
 
 
-def meta_map(doc: Document) -> dict[str, str]:
-    """First value of each ``<meta>`` keyed by lower-cased property/name/itemprop/http-equiv."""
+def elements_by_tag(doc: Document, tags: frozenset[str]) -> dict[str, list[Element]]:
+    """Every element of the document whose tag is in ``tags``, by tag, in document order: one walk serves
+    the head readers that would each walk the whole page (``meta_map``, ``jsonld_objects``, headings)."""
+    found: dict[str, list[Element]] = {t: [] for t in tags}
+    for e in doc.root.iter():
+        if e.tag in tags:
+            found[e.tag].append(e)
+    return found
+
+
+def meta_map(doc: Document, metas: list[Element] | None = None) -> dict[str, str]:
+    """First value of each ``<meta>`` keyed by lower-cased property/name/itemprop/http-equiv.
+
+    ``metas``: the document's ``<meta>`` elements when the caller has them (``elements_by_tag``)."""
     out: dict[str, str] = {}
-    for m in doc.root.iter():
+    for m in doc.root.iter() if metas is None else metas:
         if m.tag != "meta":
             continue
         content = m.get("content")

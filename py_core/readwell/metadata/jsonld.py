@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..dom import Document, normalize_space
+from ..dom import Document, Element, normalize_space
 from .head import unescape_once
 
 ARTICLE_TYPES = frozenset(
@@ -64,10 +64,12 @@ def _types(o: dict[str, Any]) -> set[str]:
     return set()
 
 
-def jsonld_objects(doc: Document) -> list[dict[str, Any]]:
-    """Every object of every ``application/ld+json`` script, ``@graph`` and ``mainEntity`` flattened."""
+def jsonld_objects(doc: Document, scripts: list[Element] | None = None) -> list[dict[str, Any]]:
+    """Every object of every ``application/ld+json`` script, ``@graph`` and ``mainEntity`` flattened.
+
+    ``scripts``: the document's ``<script>`` elements when the caller has them (``elements_by_tag``)."""
     out: list[dict[str, Any]] = []
-    for s in doc.root.iter():
+    for s in doc.root.iter() if scripts is None else scripts:
         if s.tag == "script" and s.get("type").strip().lower() == "application/ld+json":
             data = _json_loads_lenient(s.text())
             if data is not None:
@@ -75,9 +77,9 @@ def jsonld_objects(doc: Document) -> list[dict[str, Any]]:
     return out
 
 
-def jsonld_article(doc: Document) -> dict[str, Any] | None:
+def jsonld_article(doc: Document, scripts: list[Element] | None = None) -> dict[str, Any] | None:
     """The page's Article-family object (or a WebPage with a headline or date), None when there is none."""
-    objs = jsonld_objects(doc)
+    objs = jsonld_objects(doc, scripts)
     arts = [o for o in objs if _types(o) & ARTICLE_TYPES]
     if not arts:
         arts = [o for o in objs if _types(o) & {"WebPage"} and (o.get("headline") or o.get("datePublished"))]
