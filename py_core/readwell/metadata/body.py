@@ -31,8 +31,9 @@ def near_root(el: Element, root: Element | None) -> bool:
     ancestors_of_el = list(el.ancestors())
     if root in ancestors_of_el or el is root:
         return True
+    root_line = [root, *root.ancestors()]  # ``a`` holds the root when it is on this line
     for a in ancestors_of_el:
-        if a.tag in CARD_TAGS and root not in set(a.iter()):
+        if a.tag in CARD_TAGS and not any(r is a for r in root_line):
             return False
         if tokens_of(a.get("class") + " " + a.id) & CARD_TOKENS:
             return False
@@ -46,10 +47,13 @@ def body_byline(doc: Document, root: Element | None) -> str | None:
     unclassed "By A. Writer" line near it."""
     scope = doc.body
     for el in scope.iter():
-        if el.tag in ("script", "style", "nav", "footer"):
-            continue
-        toks = tokens_of(el.get("class") + " " + el.id)
-        is_byline = el.get("rel") == "author" or el.get("itemprop") == "author" or bool(toks & BYLINE_TOKENS)
+        attrs = el.attrs
+        if not attrs or el.tag in ("script", "style", "nav", "footer"):
+            continue  # without attributes nothing below can name it a byline
+        toks = tokens_of(attrs.get("class", "") + " " + attrs.get("id", ""))
+        is_byline = (
+            attrs.get("rel") == "author" or attrs.get("itemprop") == "author" or bool(toks & BYLINE_TOKENS)
+        )
         if not is_byline:
             continue
         text = normalize_space(el.text())
@@ -64,7 +68,9 @@ def body_byline(doc: Document, root: Element | None) -> str | None:
             continue
         if any(isinstance(c, Element) and c.tag in ("p", "div") for c in el.children):
             continue
-        text = normalize_space(el.text())
+        # The whole normalized text when it is shorter than the limit; a longer text is cut there (and then
+        # fails the length test): a big block's text is never joined just to learn it is too long.
+        text = el.text_start(MAX_BYLINE_CHARS)
         if 4 < len(text) < MAX_BYLINE_CHARS and BYLINE_TEXT.match(text) and near_root(el, root):
             return clean_byline(text)
     return None
