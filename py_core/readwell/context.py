@@ -285,14 +285,19 @@ class Context:
         or a gallery counter inside a figure, never inside code or math).
         """
         deadline.tick()  # asked of every element by the removal stages' walks
-        for e in (el, *el.ancestors()):
-            if e.tag in PROTECTED_TAGS or e.ns == "math":
+        protected = self.protected
+        e: Element | None = el
+        while e is not None:  # el and its ancestors (a plain loop: asked of every element, see above)
+            tag = e.tag
+            if tag in PROTECTED_TAGS or e.ns == "math":
                 return True
-            if e.tag == "table" and self.table_kind(e) == "data":
+            if tag == "table" and self.table_kind(e) == "data":
                 return True
-            kind = self.protected.get(e.nid)
-            if kind is not None and kind not in except_kinds:
-                return True
+            if protected:
+                kind = protected.get(e.nid)
+                if kind is not None and kind not in except_kinds:
+                    return True
+            e = e.parent
         return False
 
 
