@@ -130,15 +130,21 @@ def page_facts(
             h = normalize_space(e.text()).lower()
             if len(h) >= 10 and h in t:
                 heads.append(e)
+        attrs = e.attrs
+        if not attrs:  # most elements: only the tag can make them a marker
+            if tag in ("article", "main"):
+                markers.append(e)
+            continue
+        itemtype = attrs.get("itemtype", "")
         if (
             tag in ("article", "main")
-            or e.get("itemprop") == "articleBody"
-            or "Article" in e.get("itemtype")
-            or "BlogPosting" in e.get("itemtype")
+            or attrs.get("itemprop") == "articleBody"
+            or "Article" in itemtype
+            or "BlogPosting" in itemtype
         ):
             markers.append(e)
-        cls = e.get("class")
-        ident = e.get("id")
+        cls = attrs.get("class", "")
+        ident = attrs.get("id", "")
         if (cls or ident) and tokens_of(cls + " " + ident) & COMMENT_TOKENS:
             commentish.append(e)
     return PageFacts(
