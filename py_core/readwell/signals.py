@@ -62,11 +62,12 @@ def article_holders(body: Element, stats: dict[int, Stat]) -> set[int]:
     class says (themes name content wrappers "theiaStickySidebar" or "container penci_sidebar")."""
     out: set[int] = set()
     for e in body.iter():
+        tag = e.tag
+        attrs = e.attrs
         if (
-            e.tag == "main"
-            or e.get("role") == "main"
-            or e.get("itemprop") == "articleBody"
-            or (e.tag == "article" and stats[e.nid].units >= ARTICLE_TAG_UNITS)
+            tag == "main"
+            or (attrs and (attrs.get("role") == "main" or attrs.get("itemprop") == "articleBody"))
+            or (tag == "article" and stats[e.nid].units >= ARTICLE_TAG_UNITS)
         ):
             out.update(a.nid for a in e.ancestors())
     return out
@@ -82,8 +83,11 @@ def is_unlikely(
     """Why ``el`` cannot hold the article (skipped by scoring), or None. ``body_paragraphs`` (the page's
     paragraph count) lets a wrapper holding most paragraphs count as one even when menus and footers
     outweigh it in text."""
-    if el.tag in ("body", "html", "a"):
+    tag = el.tag
+    if tag in ("body", "html", "a"):
         return None
+    if not el.attrs and el.layout is None and tag not in UNLIKELY_TAGS and tag != "header":
+        return None  # nothing below can apply: not hidden, no role, no class or id, not an unlikely tag
     hidden = hidden_reason(el)
     if holders and el.nid in holders and not hidden:
         return None
