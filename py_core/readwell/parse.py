@@ -284,53 +284,93 @@ def _from_etree(html_el: Any) -> Document:
     Work items are popped in document order: an element is attached when popped, then its text, then its
     children each followed by its tail. Below MAX_DEPTH only block elements are created, attached flat to
     the ancestor at the cap (see ``dom.CAP_BLOCKS``): the text survives, the pathological nesting does not.
+
+    Every page on the pure-Python path is converted here, so this is written like ``parse_fast._build``:
+    nodes are made directly (the fields ``Element``/``Text`` construction sets) and numbered as they are
+    attached, which is document order (``number_nodes``' numbering) unless the depth cap moved something:
+    then ``number_nodes`` numbers the finished tree. Text items are plain strings, markers flagged strings.
     """
     doc_root = Element("#document")
-    work: list[tuple[Any, ...]] = [("el", html_el, doc_root, 0, None)]
+    new_element = Element.__new__
+    new_text = Text.__new__
+    n = 1
+    doc_root.nid = n
+    capped = False
+    names: dict[str, tuple[str, str]] = {}  # etree tag -> (namespace, our tag), per document
+    work: list[tuple[Any, ...]] = [(html_el, doc_root, 0, None)]
+    pop = work.pop
     dl = deadline.current()
     while work:
-        item = work.pop()
+        item = pop()
         if dl is not None:
             dl.tick()
-        if item[0] == "text":
-            _add_text(item[2], item[1])
+        src = item[0]
+        if type(src) is str:  # text (a tail or a text), or a boundary marker's mark
+            parent = item[1]
+            kids = parent.children
+            if item[2]:
+                marker = Element(BOUNDARY_TAG, {"data-mark": src})
+                marker.parent = parent
+                n += 1
+                marker.nid = n
+                kids.append(marker)
+            elif kids and kids[-1].__class__ is Text:
+                kids[-1].data += src
+            else:
+                t = new_text(Text)
+                t.data = src
+                t.parent = parent
+                n += 1
+                t.nid = n
+                kids.append(t)
             continue
-        if item[0] == "mark":
-            item[2].append(Element(BOUNDARY_TAG, {"data-mark": item[1]}))
-            continue
-        _, src, parent, depth, cap = item
-        ns, tag = _split(src.tag)
-        tag = tag.lower() if ns == HTML_NS else tag
+        _, parent, depth, cap = item
+        name = names.get(src.tag)
+        if name is None:
+            ns, tag = _split(src.tag)
+            name = names[src.tag] = (ns, tag.lower() if ns == HTML_NS else tag)
+        ns, tag = name
+        attrib = src.attrib
         if depth < MAX_DEPTH:
-            target = Element(tag, _attrs(dict(src.attrib)), ns)
-            parent.append(target)
+            target = new_element(Element)
+            target.parent = parent
+            n += 1
+            target.nid = n
+            target.tag = tag
+            target.ns = ns
+            target.attrs = _attrs(attrib) if attrib else {}
+            target.children = []
+            target.layout = None
+            parent.children.append(target)
         else:
+            capped = True
             cap = cap if cap is not None else parent
             if tag in CAP_BLOCKS:
-                target = Element(tag, _attrs(dict(src.attrib)), ns)
+                target = Element(tag, _attrs(attrib), ns)
                 cap.append(target)
             else:
                 target = parent
-        if src.text:
-            _add_text(target, src.text)
         pending: list[tuple[Any, ...]] = []
+        add = pending.append
+        if src.text:
+            add((src.text, target, False))
         for child in src:
-            if isinstance(child.tag, str) and child.tag != "<!DOCTYPE>":
-                pending.append(("el", child, target, depth + 1, cap))
-            elif not isinstance(child.tag, str) and (child.text or "").strip() in BOUNDARY_MARKS:
-                pending.append(("mark", (child.text or "").strip(), target))
+            ctag = child.tag
+            if ctag.__class__ is str:
+                if ctag != "<!DOCTYPE>":
+                    add((child, target, depth + 1, cap))
+            else:
+                mark = (child.text or "").strip()
+                if mark in BOUNDARY_MARKS:
+                    add((mark, target, True))
             if child.tail:
-                pending.append(("text", child.tail, target))
-        work.extend(reversed(pending))
-    last = number_nodes(doc_root)
-    return Document(doc_root, last)
-
-
-def _add_text(parent: Element, data: str) -> None:
-    if parent.children and isinstance(parent.children[-1], Text):
-        parent.children[-1].data += data
-    else:
-        parent.append(Text(data))
+                add((child.tail, target, False))
+        if pending:
+            pending.reverse()
+            work.extend(pending)
+    if capped:
+        n = number_nodes(doc_root)
+    return Document(doc_root, n)
 
 
 def sniff_declared_encoding(content_type: str | None) -> str | None:
