@@ -454,10 +454,36 @@ def normalize_embeds(ctx: Context, root: Element) -> None:
             outer.parent.insert(outer.index_in_parent() + 1, para)
 
 
+def _kinds_present(root: Element) -> tuple[bool, bool]:
+    """(code, math): whether ``normalize_code`` and ``normalize_math`` can find anything under ``root``.
+
+    Why: each of them walks the root several times (six walks for math) and most articles hold neither.
+    One walk answers conservatively: code needs a ``<table>`` (gutter) or a ``<pre>``; math needs a
+    ``<script>``, a ``<math>``, an ``mjx-container`` or a class containing "katex" or "MathJax". The steps
+    before them (embeds, and code before math) create only ``p``, ``a``, ``pre`` and ``code`` elements, none
+    of which the later step looks for."""
+    code = math = False
+    for e in root.iter():
+        tag = e.tag
+        if tag == "pre" or tag == "table":
+            code = True
+        elif tag == "script" or tag == "math" or tag.startswith("mjx-container"):
+            math = True
+        cls = e.attrs.get("class")
+        if cls and ("katex" in cls or "MathJax" in cls):
+            math = True
+        if code and math:
+            break
+    return code, math
+
+
 def run(ctx: Context) -> None:
     root = ctx.root or ctx.doc.body
+    code, math = _kinds_present(root)
     normalize_embeds(ctx, root)
-    normalize_code(ctx, root)
-    normalize_math(ctx, root)
+    if code:
+        normalize_code(ctx, root)
+    if math:
+        normalize_math(ctx, root)
     normalize_footnotes(ctx, root)
     normalize_figures(ctx, root)
