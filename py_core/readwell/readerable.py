@@ -19,9 +19,9 @@ import math
 from dataclasses import dataclass
 
 from .dom import Document, Element, Text
-from .measure import Stat, measure
+from .measure import Stat, measure, text_measures
 from .signals import SKIP_TAGS, UNLIKELY_TAGS, is_unlikely
-from .textstats import BLOCK_TAGS, clause_marks, text_units
+from .textstats import BLOCK_TAGS
 
 BLOCKS = frozenset({"p", "pre", "li", "blockquote", "dd", "td", "article", "section", "div"})
 THRESHOLD = 20.0
@@ -60,7 +60,6 @@ def readerable_of(
             continue
         if el is not body and is_unlikely(el, stats, body_units):
             continue
-        kids = [c for c in el.children if isinstance(c, Element)]
         if el.tag in BLOCKS and _is_text_block(el):
             st = stats[el.nid]
             if st.units >= MIN_BLOCK_UNITS and st.link_density < 0.5 and (st.marks >= 1 or st.units >= 140):
@@ -71,7 +70,7 @@ def readerable_of(
         loose = _loose_text(el)
         if loose >= MIN_BLOCK_UNITS:
             per_container[el.nid] = per_container.get(el.nid, 0) + loose
-        stack.extend(kids)
+        stack.extend([c for c in el.children if isinstance(c, Element)])
     score = sum(math.sqrt(total - 140) for total in per_container.values() if total > 140)
     one_block = max(per_container.values(), default=0) >= ONE_BLOCK_UNITS
     return Readerable(score >= threshold or one_block, round(score, 2))
@@ -89,12 +88,14 @@ def _loose_text(el: Element) -> int:
         elif (
             isinstance(c, Element)
             and c.tag not in _NOT_LOOSE
-            and not any(e.tag in _NOT_LOOSE for e in c.iter(include_self=False))
+            and not (c.children and any(e.tag in _NOT_LOOSE for e in c.iter(include_self=False)))
         ):
             parts.append(c.text())
+    if not parts:
+        return 0
     text = " ".join(parts)
-    units = text_units(text)
-    return units if units and clause_marks(text) >= 1 else 0
+    units, marks = text_measures(text)  # text_units and clause_marks, remembered for short strings
+    return units if units and marks >= 1 else 0
 
 
 def _is_text_block(el: Element) -> bool:
@@ -105,7 +106,14 @@ def _is_text_block(el: Element) -> bool:
             for c in el.children
         )
     has_text = any(isinstance(c, Text) and c.data.strip() for c in el.children)
-    return has_text and not any(
-        isinstance(c, Element) and c.tag in BLOCKS | {"ul", "ol", "table", "h1", "h2", "h3"}
-        for c in el.children
-    )
+    return has_text and not any(isinstance(c, Element) and c.tag in _INNER_BLOCKS for c in el.children)
+
+
+_INNER_BLOCKS = BLOCKS | {
+    "ul",
+    "ol",
+    "table",
+    "h1",
+    "h2",
+    "h3",
+}  # children that make a block not a text block
