@@ -209,8 +209,13 @@ class _Html5libParser(html5lib.HTMLParser):
 
 
 def _html5lib_parse(data: Any, **kwargs: Any) -> Any:
-    """``html5lib.parse(data, treebuilder="etree", **kwargs)`` through ``_Html5libParser``."""
-    return _Html5libParser(tree=html5lib.getTreeBuilder("etree")).parse(data, **kwargs)
+    """``html5lib.parse(data, treebuilder="etree", **kwargs)`` through ``_Html5libParser``.
+
+    HTML elements come without the XHTML namespace in their etree tags (``div``, not ``{…xhtml}div``):
+    html5lib then skips formatting one namespaced name per element, decides by the same (namespace, name)
+    pairs, and ``_from_etree`` reads a plain tag as HTML. SVG and MathML tags keep their namespaces."""
+    parser = _Html5libParser(tree=html5lib.getTreeBuilder("etree"), namespaceHTMLElements=False)
+    return parser.parse(data, **kwargs)
 
 
 PARSERS = ("auto", "fast", "html5lib")
