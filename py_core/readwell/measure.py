@@ -38,22 +38,31 @@ class Stat:
 
 
 # Text measures by text: one extraction measures the same text nodes up to five times (readerable, root
-# selection, removal stages, the final check), and pages repeat short strings. Only short strings are kept,
-# and the table is emptied when full, so memory stays bounded in a long-running server.
+# selection, removal stages, the final check), and pages repeat short strings. Only strings up to
+# _MEMO_MAX_CHARS are kept, and the table is emptied when it holds _MEMO_MAX_ENTRIES strings or
+# _MEMO_BUDGET characters, so memory stays bounded in a long-running server (at most 32 million characters,
+# less than the 100 million that 50,000 entries of 2,000 characters allowed before). The limits are set so
+# that one very large page (70,000 paragraphs, 20 MB) fits: when the table was emptied in the middle of a
+# page, every later measuring pass over it missed every text.
 _TEXT_MEMO: dict[str, tuple[int, int]] = {}
-_MEMO_MAX_ENTRIES = 50_000
+_MEMO_MAX_ENTRIES = 200_000
 _MEMO_MAX_CHARS = 2_000
+_MEMO_BUDGET = 32_000_000  # characters of all kept strings
+_memo_chars = 0
 
 
 def text_measures(s: str) -> tuple[int, int]:
     """``(text_units(s), clause_marks(s))``, remembered for short strings."""
+    global _memo_chars
     found = _TEXT_MEMO.get(s)
     if found is None:
         found = (text_units(s), clause_marks(s))
         if len(s) <= _MEMO_MAX_CHARS:
-            if len(_TEXT_MEMO) >= _MEMO_MAX_ENTRIES:
+            if len(_TEXT_MEMO) >= _MEMO_MAX_ENTRIES or _memo_chars >= _MEMO_BUDGET:
                 _TEXT_MEMO.clear()
+                _memo_chars = 0
             _TEXT_MEMO[s] = found
+            _memo_chars += len(s)
     return found
 
 
