@@ -101,7 +101,13 @@ def run(ctx: Context) -> None:
         ctx.remove(mark, STRUCTURE, "streaming-boundary", "streaming boundary marker (a comment in the page)")
 
 
+_LAZY_ATTRS = frozenset(LAZY_SRC_ATTRS + LAZY_SRCSET_ATTRS)
+
+
 def _lazy_attrs(el: Element) -> None:
+    if _LAZY_ATTRS.isdisjoint(el.attrs):  # no lazy source: only ``loading`` can go (most media)
+        el.attrs.pop("loading", None)
+        return
     src = el.get("src")
     for a in LAZY_SRC_ATTRS:
         v = el.get(a).strip()
