@@ -8,6 +8,7 @@ serialization of the live DOM (with layout) into our tree with the live node ids
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from . import deadline
@@ -61,12 +62,21 @@ _NS = {"html": HTML_NS, "svg": SVG_NS, "math": MATH_NS}
 
 def _attrs(raw: Any) -> dict[str, str]:
     """A snapshot element's attributes as str -> str, without Readwell's internal ``data-readwell-*`` ones.
-    Most elements have none or a few, all strings already (JSON from the live DOM): those cost one check."""
+
+    Why two joins: from the live DOM (JSON) every name and value is a str already, and ``str.join`` proves
+    that in C (a TypeError otherwise), so the common case is one dict copy; anything else is converted
+    name by name. The joined names also answer the internal-prefix question in one search."""
     if not raw:
         return {}
-    attrs = dict(zip(map(str, raw), map(str, raw.values()), strict=True))
-    # any key starting with the prefix has it somewhere in the joined keys: the common case skips the scan
-    if INTERNAL_ATTR_PREFIX in " ".join(attrs).lower():
+    try:
+        names = " ".join(raw)
+        "".join(raw.values())
+    except TypeError:
+        attrs = dict(zip(map(str, raw), map(str, raw.values()), strict=True))
+        names = " ".join(attrs)
+    else:
+        attrs = dict(raw)
+    if INTERNAL_ATTR_PREFIX in names.lower():
         attrs = drop_internal_attrs(attrs)
     return attrs
 
@@ -78,7 +88,9 @@ def from_snapshot(snap: dict[str, Any]) -> Document:
     "l": {layout}}`` for elements, plain strings for text; shadow roots arrive as ``template`` children with
     ``shadowrootmode``. Node ids are the adapter's (they map back to live elements).
 
-    One pass, nodes linked directly (they are new: no detaching as in ``Element.append``). Text nodes get
+    One pass, nodes linked directly (they are new: no detaching as in ``Element.append``) and made without
+    ``__init__`` chains, as ``dom.clone`` does: this runs on every extension command, under Pyodide. The stack
+    holds one frame per open element (the rest of its child list), not one tuple per node. Text nodes get
     ids after the element ids, in document order: the order they were made in, unless the depth cap moved
     content to an ancestor (then a walk of the finished tree gives the order).
     """
@@ -90,46 +102,65 @@ def from_snapshot(snap: dict[str, Any]) -> Document:
     texts: list[Text] = []
     capped = False
     dl = deadline.current()
-    work: list[tuple[Any, Element, int, Element | None]] = [(snap, doc_root, 0, None)]
-    pop, push = work.pop, work.extend
-    while work:
-        node, parent, depth, cap = pop()
-        if dl is not None:
-            dl.tick()
-        if isinstance(node, str):
-            kids = parent.children
-            if kids and isinstance(kids[-1], Text):
-                kids[-1].data += node
+    new_element = Element.__new__
+    new_text = Text.__new__
+    lower: dict[str, str] = {}  # tag as sent -> lower case (a page has a few dozen distinct tags)
+    # frames: (the rest of a child list, the element it goes into, its depth, the holder at the depth cap)
+    stack: list[tuple[Iterator[Any], Element, int, Element | None]] = [(iter((snap,)), doc_root, 0, None)]
+    push, pop = stack.append, stack.pop
+    while stack:
+        rest, parent, depth, cap = pop()
+        kids = parent.children
+        for node in rest:
+            if dl is not None:
+                dl.tick()
+            if node.__class__ is str or (node.__class__ is not dict and isinstance(node, str)):
+                if kids and kids[-1].__class__ is Text:
+                    kids[-1].data += node
+                else:
+                    t = new_text(Text)
+                    t.data = node
+                    t.nid = -1
+                    t.parent = parent
+                    kids.append(t)
+                    texts.append(t)
+                continue
+            if not isinstance(node, dict):
+                continue
+            sent = node.get("t", "div")
+            tag = lower.get(sent) if sent.__class__ is str else None
+            if tag is None:
+                tag = str(sent).lower()
+                if sent.__class__ is str:
+                    lower[sent] = tag
+            below = cap
+            if depth >= MAX_DEPTH:
+                below = cap if cap is not None else parent
+                capped = True
+            if depth < MAX_DEPTH or tag in CAP_BLOCKS:  # same depth cap as the html5lib builder (parity)
+                el = new_element(Element)
+                el.tag = tag
+                ns = node.get("ns")
+                el.ns = HTML_NS if ns is None else _NS.get(ns, HTML_NS)
+                el.attrs = _attrs(node.get("a"))
+                el.children = []
+                nid = node.get("id", 0)
+                el.nid = nid = nid if nid.__class__ is int else int(nid)
+                if nid > top:
+                    top = nid
+                lay = node.get("l")
+                el.layout = dict(lay) if isinstance(lay, dict) else None
+                holder = parent if depth < MAX_DEPTH else below
+                el.parent = holder
+                holder.children.append(el)  # type: ignore[union-attr]
+                target = el
             else:
-                t = Text(node)
-                t.parent = parent
-                kids.append(t)
-                texts.append(t)
-            continue
-        if not isinstance(node, dict):
-            continue
-        tag = str(node.get("t", "div")).lower()
-        if depth >= MAX_DEPTH:
-            cap = cap if cap is not None else parent
-            capped = True
-        if depth < MAX_DEPTH or tag in CAP_BLOCKS:  # same depth cap as the html5lib builder (parity)
-            el = Element(tag, _attrs(node.get("a")), _NS.get(node.get("ns", "html"), HTML_NS))
-            nid = el.nid = int(node.get("id", 0))
-            if nid > top:
-                top = nid
-            lay = node.get("l")
-            if isinstance(lay, dict):
-                el.layout = dict(lay)
-            holder = parent if depth < MAX_DEPTH else cap
-            el.parent = holder
-            holder.children.append(el)  # type: ignore[union-attr]
-            target = el
-        else:
-            target = parent
-        kids_in = node.get("c")
-        if kids_in:
-            d = depth + 1
-            push([(k, target, d, cap) for k in reversed(kids_in)])
+                target = parent
+            kids_in = node.get("c")
+            if kids_in:  # the element's subtree first, then the rest of this list
+                push((rest, parent, depth, cap))
+                push((iter(kids_in), target, depth + 1, below))
+                break
     # text nodes get fresh ids after the element ids
     n = top
     if capped:
