@@ -188,6 +188,7 @@
     if (RW.reader.isOpen() && msg.force !== true) { RW.reader.hide(); return { open: false }; }
     RW.overlay.hide();
     const t0 = performance.now();
+    RW.reader.prepare(msg.css);
     const { result, snapshotMs, engine, notice, phases } = await extractHere(msg.options || {});
     const t1 = performance.now();
     const shown = await RW.reader.show(result, msg.css, { ...actions, copy: () => copyMarkdown(result) },
