@@ -12,6 +12,8 @@ Python's recursion limit on hostile 100,000-deep pages while paragraphs stay par
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterator
 from typing import Any
 
@@ -245,6 +247,24 @@ def release(root: Element) -> None:
 
 def normalize_space(s: str) -> str:
     return " ".join(s.split())
+
+
+_WS_RUN = re.compile(r"\s+")
+# The ASCII whitespace that ``\s`` matches besides a single space (``str.isspace``: tab, LF, VT, FF, CR and
+# the four separators 0x1C-0x1F), and a run of two spaces.
+_ASCII_WS_NOT_ONE_SPACE = ("  ", "\n", "\t", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
+
+
+def collapse_space(s: str) -> str:
+    """``s`` with each whitespace run as one space (``re.sub(r"\\s+", " ", s)``, ends kept). Most text nodes
+    already are (ASCII, single spaces): a few substring checks prove it, where the substitution would
+    replace every space by a space (the renderers do this for every text of the article)."""
+    if s.isascii():
+        for w in _ASCII_WS_NOT_ONE_SPACE:
+            if w in s:
+                return _WS_RUN.sub(" ", s)
+        return s
+    return _WS_RUN.sub(" ", s)
 
 
 def nodes_after(el: Element, root: Element) -> list[Node]:

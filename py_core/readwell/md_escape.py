@@ -47,7 +47,7 @@ _YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff
 def esc(s: str) -> str:
     """Running text: no character of it can start emphasis, a link, a code span, HTML, a cell or math."""
     s = _MD_SPECIAL.sub(r"\\\1", s)
-    return _ENTITY_LIKE.sub(r"\\&", s)
+    return _ENTITY_LIKE.sub(r"\\&", s) if "&" in s else s
 
 
 def esc_url(u: str) -> str:

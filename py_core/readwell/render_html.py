@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 
-from .dom import VOID, Element, Text
+from .dom import VOID, Element, Text, collapse_space
 
-_WS = re.compile(r"\s+")
 # C0 controls except tab, newline and CR; DEL; C1 controls; lone surrogates. In a terminal they are escape
 # sequences (``readwell extract --format text`` of a hostile page could retitle the window, clear the screen or
 # write the clipboard with OSC 52); YAML rejects them; a lone surrogate cannot be written as UTF-8.
@@ -65,7 +64,7 @@ def serialize(el: Element, include_self: bool = True) -> str:
             continue
         node, in_pre = item[1], item[2]
         if isinstance(node, Text):
-            data = node.data if in_pre else _WS.sub(" ", node.data)
+            data = node.data if in_pre else collapse_space(node.data)
             out.append(escape_text(data))
             continue
         assert isinstance(node, Element)

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import ClassVar
 
-from .dom import Element, Text
+from .dom import Element, Text, collapse_space
 from .mathml_tex import mathml_to_tex
 from .md_escape import (
     WS,
@@ -100,7 +100,7 @@ class Markdown:
     # --- inline walker ----------------------------------------------------------------------------------
     def inline(self, node: Element | Text) -> str:
         if isinstance(node, Text):
-            return self.escape(WS.sub(" ", node.data))
+            return self.escape(collapse_space(node.data))
         if node.get("data-tex"):
             return self.math(node.get("data-tex"), node.get("data-display") == "block")
         if node.get("data-embed") == "video":
@@ -492,7 +492,7 @@ def _tidy_inline(text: str) -> str:
     break at the very end of the paragraph is dropped (a line never holds only a backslash)."""
     out: list[str] = []
     gap = False
-    for ln in (WS.sub(" ", ln).strip() for ln in text.split("\n")):
+    for ln in (collapse_space(ln).strip() for ln in text.split("\n")):
         if ln == "\\":  # a second <br> in a row: a paragraph break
             gap = True
             continue
