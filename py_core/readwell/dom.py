@@ -13,7 +13,6 @@ Python's recursion limit on hostile 100,000-deep pages while paragraphs stay par
 from __future__ import annotations
 
 import re
-
 from collections.abc import Iterator
 from typing import Any
 
