@@ -154,3 +154,23 @@ def test_computed_style_rules_on_a_snapshot(rid: str, hidden: dict[str, Any], sh
     r = readwell.extract(_snapshot([hidden, shown]), debug=True)
     assert [e.rule for e in r.removals if e.kind == "hidden"] == [rid]
     assert "Note number 0" not in r.markdown and "Note number 1 about the ferry timetable." in r.markdown
+
+
+def test_text_rule_length_bounds_are_exact() -> None:
+    """remove_by_pattern skips a text rule for blocks longer than any text the rule can match: the bound is
+    the anchored pattern's longest match (+1 for the newline ``$`` allows), none for unanchored ones, and a
+    block of the bound's length still matches where the pattern does."""
+    import re
+
+    from readwell.stages import remove_by_pattern as rbp
+
+    assert rbp._longest_match(re.compile(r"^ab{0,3}$")) == 5
+    assert rbp._longest_match(re.compile(r"^ab+$")) is None
+    assert rbp._longest_match(re.compile(r"^a|b$")) is None
+    assert rbp._longest_match(re.compile(r"^a$", re.MULTILINE)) is None
+    longest = "x" * 119 + " all rights reserved."  # 140 characters, the most the rule can take
+    rule, bound = next((r, b) for r, b in rbp._BOUNDED_RULES if r.id == "all-rights-reserved")
+    assert bound == 141
+    assert rbp.match_boilerplate(longest) is rule
+    assert rbp.match_boilerplate(longest + "\n") is rule  # "$" before a final newline: still searched
+    assert rbp.match_boilerplate("x" + longest) is None

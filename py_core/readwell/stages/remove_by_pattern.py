@@ -59,11 +59,39 @@ BLOCK_TAGS = frozenset(
 )
 
 
+def _longest_match(pattern: re.Pattern[str]) -> int | None:
+    """The length of the longest text ``pattern`` can match when it is anchored at both ends (``^…$``,
+    without MULTILINE; ``$`` also matches before a final newline, hence the +1), else None. A longer block
+    cannot match, so its search is skipped: the same verdicts, and no rule scans a paragraph of prose
+    (``^.{0,120}\\ball rights reserved`` tried 120 starts per paragraph). ``re._parser`` is the standard
+    library's own parser; where it is missing or changed every rule is searched, as before."""
+    try:
+        from re import _parser  # type: ignore[attr-defined]
+
+        parsed = _parser.parse(pattern.pattern, pattern.flags)
+        items = list(parsed)
+        at, begin, end = _parser.AT, _parser.AT_BEGINNING, _parser.AT_END
+        anchored = len(items) >= 2 and items[0] == (at, begin) and items[-1] == (at, end)
+        longest = int(parsed.getwidth()[1])
+        if not anchored or pattern.flags & re.MULTILINE or longest >= _parser.MAXREPEAT:
+            return None
+        return longest + 1
+    except Exception:  # noqa: BLE001 - an optimisation only: no bound, every rule is searched
+        return None
+
+
+# Each text rule with the longest block it can match (None: no bound), computed once.
+_BOUNDED_RULES = tuple((r, _longest_match(r.match)) for r in TEXT_RULES)
+
+
 def match_boilerplate(text: str) -> Rule[re.Pattern[str]] | None:
     """The first text rule covering the whole of a short block's text."""
-    if not text or len(text) > MAX_PATTERN_BLOCK:
+    n = len(text)
+    if not text or n > MAX_PATTERN_BLOCK:
         return None
-    return next((r for r in TEXT_RULES if r.match.search(text)), None)
+    return next(
+        (r for r, most in _BOUNDED_RULES if (most is None or n <= most) and r.match.search(text)), None
+    )
 
 
 _NAME_JOINERS = frozenset(
