@@ -157,20 +157,21 @@ def test_computed_style_rules_on_a_snapshot(rid: str, hidden: dict[str, Any], sh
 
 
 def test_text_rule_length_bounds_are_exact() -> None:
-    """remove_by_pattern skips a text rule for blocks longer than any text the rule can match: the bound is
-    the anchored pattern's longest match (+1 for the newline ``$`` allows), none for unanchored ones, and a
-    block of the bound's length still matches where the pattern does."""
+    """remove_by_pattern skips a text rule for blocks shorter or longer than any text the rule can match: the
+    bounds are the pattern's shortest match and the anchored pattern's longest (+1 for the newline ``$``
+    allows; none for unanchored ones), and blocks at the bounds still match where the pattern does."""
     import re
 
     from readwell.stages import remove_by_pattern as rbp
 
-    assert rbp._longest_match(re.compile(r"^ab{0,3}$")) == 5
-    assert rbp._longest_match(re.compile(r"^ab+$")) is None
-    assert rbp._longest_match(re.compile(r"^a|b$")) is None
-    assert rbp._longest_match(re.compile(r"^a$", re.MULTILINE)) is None
+    assert rbp._length_bounds(re.compile(r"^ab{0,3}$")) == (1, 5)
+    assert rbp._length_bounds(re.compile(r"^ab+$")) == (2, None)
+    assert rbp._length_bounds(re.compile(r"^a|b$")) == (1, None)
+    assert rbp._length_bounds(re.compile(r"^a$", re.MULTILINE)) == (1, None)
     longest = "x" * 119 + " all rights reserved."  # 140 characters, the most the rule can take
-    rule, bound = next((r, b) for r, b in rbp._BOUNDED_RULES if r.id == "all-rights-reserved")
-    assert bound == 141
+    rule, least, most = next(b for b in rbp._BOUNDED_RULES if b[0].id == "all-rights-reserved")
+    assert (least, most) == (19, 141)
+    assert rbp.match_boilerplate("all rights reserved") is not None  # the shortest text: searched
     assert rbp.match_boilerplate(longest) is rule
     assert rbp.match_boilerplate(longest + "\n") is rule  # "$" before a final newline: still searched
     assert rbp.match_boilerplate("x" + longest) is None

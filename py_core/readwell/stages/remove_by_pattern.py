@@ -59,12 +59,13 @@ BLOCK_TAGS = frozenset(
 )
 
 
-def _longest_match(pattern: re.Pattern[str]) -> int | None:
-    """The length of the longest text ``pattern`` can match when it is anchored at both ends (``^…$``,
-    without MULTILINE; ``$`` also matches before a final newline, hence the +1), else None. A longer block
-    cannot match, so its search is skipped: the same verdicts, and no rule scans a paragraph of prose
-    (``^.{0,120}\\ball rights reserved`` tried 120 starts per paragraph). ``re._parser`` is the standard
-    library's own parser; where it is missing or changed every rule is searched, as before."""
+def _length_bounds(pattern: re.Pattern[str]) -> tuple[int, int | None]:
+    """The shortest text ``pattern`` can match, and the longest when it is anchored at both ends (``^…$``,
+    without MULTILINE; ``$`` also matches before a final newline, hence the +1), else None. A block outside
+    the bounds cannot match, so its search is skipped: the same verdicts, and no rule scans a paragraph of
+    prose (``^.{0,120}\\ball rights reserved`` tried 120 starts per paragraph) nor a one-word span. The
+    widths come from the standard library's own parser (``re._parser``); where it is missing or changed,
+    every rule is searched, as before."""
     try:
         from re import _parser  # type: ignore[attr-defined]
 
@@ -72,16 +73,16 @@ def _longest_match(pattern: re.Pattern[str]) -> int | None:
         items = list(parsed)
         at, begin, end = _parser.AT, _parser.AT_BEGINNING, _parser.AT_END
         anchored = len(items) >= 2 and items[0] == (at, begin) and items[-1] == (at, end)
-        longest = int(parsed.getwidth()[1])
+        shortest, longest = (int(w) for w in parsed.getwidth())
         if not anchored or pattern.flags & re.MULTILINE or longest >= _parser.MAXREPEAT:
-            return None
-        return longest + 1
-    except Exception:  # noqa: BLE001 - an optimisation only: no bound, every rule is searched
-        return None
+            return shortest, None
+        return shortest, longest + 1
+    except Exception:  # noqa: BLE001 - an optimisation only: no bounds, every rule is searched
+        return 0, None
 
 
-# Each text rule with the longest block it can match (None: no bound), computed once.
-_BOUNDED_RULES = tuple((r, _longest_match(r.match)) for r in TEXT_RULES)
+# Each text rule with the shortest and longest block it can match (None: no upper bound), computed once.
+_BOUNDED_RULES = tuple((r, *_length_bounds(r.match)) for r in TEXT_RULES)
 
 
 def match_boilerplate(text: str) -> Rule[re.Pattern[str]] | None:
@@ -90,7 +91,12 @@ def match_boilerplate(text: str) -> Rule[re.Pattern[str]] | None:
     if not text or n > MAX_PATTERN_BLOCK:
         return None
     return next(
-        (r for r, most in _BOUNDED_RULES if (most is None or n <= most) and r.match.search(text)), None
+        (
+            r
+            for r, least, most in _BOUNDED_RULES
+            if least <= n and (most is None or n <= most) and r.match.search(text)
+        ),
+        None,
     )
 
 
@@ -177,20 +183,19 @@ def is_meta_line(text: str, byline: str | None) -> str | None:
     m = BYLINE_TEXT.match(t)
     if m and len(t) < 80 and looks_like_names(m.group(2)):
         return "byline line"
-    stripped = re.sub(
-        r"(?i)\b(posted|published|updated|on|at|am|pm|[a-z]{3}|gmt|utc|edt|est|cst|pst|bst|cet)\b|[|·•,:]",
-        " ",
-        t,
-    )
     # (every date format normalize_date reads has digits: the check skips its parsers on plain words)
-    if (
-        len(t) < 80
-        and any(ch.isdigit() for ch in t)
-        and normalize_date(t)
-        and len(re.findall(r"[^\W\d]{4,}", stripped)) <= 3
-    ):
-        return "date line"
+    if len(t) < 80 and any(ch.isdigit() for ch in t) and normalize_date(t):
+        stripped = _DATE_WORDS.sub(" ", t)
+        if len(_LONG_WORDS.findall(stripped)) <= 3:
+            return "date line"
     return None
+
+
+# The words and separators of a date line (is_meta_line: what is left must be at most three long words).
+_DATE_WORDS = re.compile(
+    r"(?i)\b(posted|published|updated|on|at|am|pm|[a-z]{3}|gmt|utc|edt|est|cst|pst|bst|cet)\b|[|·•,:]"
+)
+_LONG_WORDS = re.compile(r"[^\W\d]{4,}")
 
 
 def run(ctx: Context) -> None:
