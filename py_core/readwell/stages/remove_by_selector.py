@@ -85,6 +85,11 @@ def thread_start(el: Element) -> str | None:
     ("12 Comments", "Leave a reply"; ``rules.THREAD_HEADING``), or an id or anchor name with a comment
     token (``<a name="comments">``, ``<div id="comments">``). A link saying "3 Comments" in the byline row
     points at the thread and is not its start: link text never counts, nor does anything inside a link."""
+    if not (el.get("id") or el.get("name")) and (
+        el.tag not in _THREAD_HEADING_TAGS
+        or not THREAD_HEADING.match(normalize_space(el.text()).strip(" :»›"))
+    ):
+        return None  # unnamed: only a heading saying so can start a thread (decided before the link counts)
     if el.tag == "a" and el.get("href") or any(a.tag == "a" and a.get("href") for a in el.ancestors()):
         return None
     units = text_units(el.text())
