@@ -152,15 +152,18 @@ def _text_within(el: Element, cap: int) -> str:
     walk stops once more than ``cap`` non-space characters are joined (patterns judge only short blocks,
     so a wrapper of a long article is not joined in full at every level of nesting)."""
     out: list[str] = []
-    solid = 0
+    raw = solid = counted = 0
     stack: list[Node] = [el]
     while stack:
         n = stack.pop()
         if isinstance(n, Text):
             out.append(n.data)
-            solid += len("".join(n.data.split()))
-            if solid > cap:
-                break
+            raw += len(n.data)
+            if raw > cap:  # only then can more than ``cap`` characters be non-space: count them
+                solid += sum(len("".join(d.split())) for d in out[counted:])
+                counted = len(out)
+                if solid > cap:
+                    return "".join(out)  # longer than ``cap`` (normalizing it would not bring it below)
         elif isinstance(n, Element) and (n is el or n.tag not in NON_TEXT):
             stack.extend(reversed(n.children))
     return normalize_space("".join(out))
