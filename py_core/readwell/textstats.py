@@ -25,10 +25,18 @@ BLOCK_TAGS = frozenset(
 def text_units(s: str) -> int:
     """Length of normalized text, CJK characters counted three times."""
     s = normalize_space(s)
-    return len(s) + 2 * len(_CJK.findall(s))
+    return len(s) if s.isascii() else len(s) + 2 * len(_CJK.findall(s))
+
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")  # the ASCII part of ``_CLAUSE``
 
 
 def clause_marks(s: str) -> int:
+    """Commas and clause/sentence punctuation (``_CLAUSE``). ASCII text (most text nodes) is counted with
+    ``str.count`` and one small pattern: the same count, about half the time of the three-way pattern."""
+    if s.isascii():
+        ends = len(_SENTENCE_END.findall(s)) if "." in s or "!" in s or "?" in s else 0
+        return s.count(",") + s.count(";") + s.count(":") + ends
     return len(_CLAUSE.findall(s))
 
 

@@ -1,0 +1,32 @@
+"""The text measures' ASCII shortcuts (``str.count``, no CJK scan) and the renderers' whitespace shortcut
+give exactly what the patterns they stand in for give, on random strings of the characters that matter."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from readwell.dom import collapse_space
+from readwell.textstats import _CJK, _CLAUSE, clause_marks, text_units
+
+ALPHABET = list(",،、，;；:：.!?。！？ \t\n\r\x0b\x0c\x1cab1\u3000\u4e00\xa0") + ["  "]
+
+
+def _random_strings(n: int) -> list[str]:
+    rng = random.Random(11)
+    return ["".join(rng.choice(ALPHABET) for _ in range(rng.randint(0, 12))) for _ in range(n)]
+
+
+def test_clause_marks_and_text_units_match_their_patterns() -> None:
+    for s in _random_strings(20_000):
+        assert clause_marks(s) == len(_CLAUSE.findall(s)), repr(s)
+        norm = " ".join(s.split())
+        assert text_units(s) == len(norm) + 2 * len(_CJK.findall(norm)), repr(s)
+
+
+def test_collapse_space_matches_the_whitespace_pattern() -> None:
+    ws = re.compile(r"\s+")
+    for s in _random_strings(20_000):
+        assert collapse_space(s) == ws.sub(" ", s), repr(s)
+    prose = "A sentence of single spaces, as most text nodes are."
+    assert collapse_space(prose) is prose
