@@ -7,7 +7,7 @@ import random
 import re
 
 from readwell.dom import collapse_space
-from readwell.textstats import _CJK, _CLAUSE, clause_marks, text_units
+from readwell.textstats import _CJK, _CLAUSE, clause_marks, has_units, text_units, word_count
 
 ALPHABET = list(",،、，;；:：.!?。！？ \t\n\r\x0b\x0c\x1cab1\u3000\u4e00\xa0") + ["  "]
 
@@ -30,3 +30,15 @@ def test_collapse_space_matches_the_whitespace_pattern() -> None:
         assert collapse_space(s) == ws.sub(" ", s), repr(s)
     prose = "A sentence of single spaces, as most text nodes are."
     assert collapse_space(prose) is prose
+
+
+def test_word_count_and_has_units_match_their_definitions() -> None:
+    word = re.compile(r"\w+")
+    for s in _random_strings(20_000):
+        if s.isascii():  # the ASCII shortcut: the same count as the pattern
+            assert word_count(s) == len(word.findall(s)), repr(s)
+    text = "Word, " * 5_000
+    for least in (0, 1, 29_999, 30_000, 30_001):
+        assert has_units(text, least) == (text_units(text) >= least)
+    spaced = " " * 10_000 + "x" * 100  # the prefix is blank: the whole text decides
+    assert has_units(spaced, 50) and not has_units(spaced, 101)

@@ -27,7 +27,7 @@ from .readerable import Readerable, readerable_of
 from .render_html import serialize
 from .render_markdown import front_matter, to_markdown, to_text
 from .sanitize import bleach_final, sanitize_tree
-from .textstats import text_units, word_count
+from .textstats import has_units, text_units, word_count
 from .thresholds import RETRY_MIN_CHARS_FACTOR
 
 WORDS_PER_MINUTE = 230
@@ -274,7 +274,7 @@ def _article_of(ctx: Context, opts: Options) -> _Article:
     text = to_text(work_root)
     md = to_markdown(work_root)
     words = word_count(text)
-    found = text_units(text) >= opts.min_article_chars or (words > 0 and opts.selector is not None)
+    found = has_units(text, opts.min_article_chars) or (words > 0 and opts.selector is not None)
     return _Article(
         found, work_root, original_root, html, text, md, words, _ms(t0, t1), _ms(t1, time.perf_counter())
     )

@@ -31,6 +31,13 @@ def text_units(s: str) -> int:
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")  # the ASCII part of ``_CLAUSE``
 
 
+def has_units(s: str, least: int) -> bool:
+    """``text_units(s) >= least``, deciding from a prefix when that suffices: a prefix never has more units
+    than the whole (its normalized text is a prefix of the whole's), and an article's text is megabytes."""
+    head = s[: 4 * least + 4096]
+    return text_units(head) >= least or (len(head) < len(s) and text_units(s) >= least)
+
+
 def clause_marks(s: str) -> int:
     """Commas and clause/sentence punctuation (``_CLAUSE``). ASCII text (most text nodes) is counted with
     ``str.count`` and one small pattern: the same count, about half the time of the three-way pattern."""
@@ -40,8 +47,14 @@ def clause_marks(s: str) -> int:
     return len(_CLAUSE.findall(s))
 
 
+# ASCII characters outside ``\w`` (all but letters, digits and "_"), each mapped to a space.
+_ASCII_NON_WORD = str.maketrans({i: " " for i in range(128) if not (chr(i).isalnum() or chr(i) == "_")})
+
+
 def word_count(s: str) -> int:
     """Words, with each CJK character counted as one word (for reading time)."""
+    if s.isascii():  # no CJK; the \w+ runs are the words left when every other character is a space
+        return len(s.translate(_ASCII_NON_WORD).split())
     cjk = len(_CJK.findall(s))
     return len(_WORD.findall(_CJK.sub(" ", s))) + cjk
 
