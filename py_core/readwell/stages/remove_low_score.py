@@ -221,13 +221,14 @@ def run(ctx: Context) -> None:
         if el.nid in ctx.core:
             continue  # holds the paragraphs scoring chose: a post wrapper with its tag lists is not a widget
         st = stats[el.nid]
-        if names_boilerplate(el, st):
-            continue  # named by class/id or tag: remove_by_selector removes it and logs the exact rule
-        if st.units and phrase_in_prose(el):
-            continue  # a linked phrase inside a sentence (<span><a>…</a></span>) is the sentence's words
+        # (the verdict first: most elements have none, and the two exemptions below only read the tree)
         why = verdict(el, st, root_units) or (
             teaser_group(el, stats) if st.units / max(root_units, 1) < 0.4 else None
         )
+        if not why or names_boilerplate(el, st):
+            continue  # named by class/id or tag: remove_by_selector removes it and logs the exact rule
+        if st.units and phrase_in_prose(el):
+            continue  # a linked phrase inside a sentence (<span><a>…</a></span>) is the sentence's words
         if why:
             ctx.remove(el, SCORE, f"{el.tag}:low-score", why)
             removed.add(el.nid)
