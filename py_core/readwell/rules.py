@@ -535,7 +535,9 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
         (
             "page-tool-label",
             r"^(skip to (main )?content|back to top|print( this)?( article| page)?|"
-            r"email( this)?( article)?)$",
+            r"email( this)?( article)?|"
+            # the link past a box inside the article (to an anchor after it), worded for screen readers
+            r"continue reading (the )?main (story|article|content))$",
             "page tool",
         ),
         ("loading-placeholder", r"^(loading|loading\.\.\.|loading…)$", "loading placeholder"),
