@@ -536,8 +536,9 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             "page-tool-label",
             r"^(skip to (main )?content|back to top|print( this)?( article| page)?|"
             r"email( this)?( article)?|"
-            # the link past a box inside the article (to an anchor after it), worded for screen readers
-            r"continue reading (the )?main (story|article|content))$",
+            # the in-page link past a box or an ad slot inside the article (to an anchor after it)
+            r"continue reading (the )?main (story|article|content)|"
+            r"(the )?(article|story) continues( below)?)$",
             "page tool",
         ),
         ("loading-placeholder", r"^(loading|loading\.\.\.|loading…)$", "loading placeholder"),
