@@ -549,7 +549,9 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             r"view (the )?(gallery|slideshow|comments)|open gallery|play video|watch video|next|previous|"
             r"prev|"
             r"continue reading|more|see more|tags?|topics?|filed under|share|tweet|pin|email|"
-            r"print)\s*[:»›>]?$",
+            r"print|"
+            # the text of a pull quote's decorative quote marks, for screen readers
+            r"[“\"]?\s*(start|end) quote)\s*[:»›>]?$",
             "interface label",
         ),
         (
