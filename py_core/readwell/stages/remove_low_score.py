@@ -16,7 +16,7 @@ from ..rules import INLINE_TAGS, PROMO_TEXT, phrase_in_prose, reads_as_prose
 from ..sanitize import ALLOWED_TAGS, DROP_TAGS
 from ..signals import class_weight, match_exact, match_partial
 from ..textstats import BLOCK_TAGS, headed_by_link, led_by_link, text_units
-from ..thresholds import MOST_OF_ROOT_SHAPE, SOURCELESS_IMAGES_TEXT_UNITS
+from ..thresholds import MOST_OF_ROOT_SHAPE, PROSE_MIN_UNITS, SOURCELESS_IMAGES_TEXT_UNITS
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
 AFTER: tuple[str, ...] = ("remove_hidden_and_tiny_media",)
@@ -94,10 +94,19 @@ def teaser_group(el: Element, stats: dict[int, Stat]) -> str | None:
     if count < 3 or count < 0.75 * len(kids):
         return None
     cards = [k for k in kids if _signature(k) == sig]
+    card_units = 0
     for k in cards:
         s = stats.get(k.nid)
         if s is None or s.units >= 800 or not (led_by_link(k) or headed_by_link(k)):
             return None
+        card_units += s.units
+    # Links in running text (a paragraph written without <p>: text, a link, more text) are alike and each
+    # "led by a link" too. A block that opens with its own words, at least two sentences' worth and more
+    # than the links hold, is that paragraph; a list of cards opens with a card, and a control bar's label
+    # ("text size: A | A | A") is a few words.
+    own_units = sum(text_units(c.data) for c in el.children if isinstance(c, Text))
+    if own_units >= PROSE_MIN_UNITS and own_units > card_units and not led_by_link(el):
+        return None
     return f"teaser group: {count} similar items, each led by a link or a linked heading"
 
 
