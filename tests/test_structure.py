@@ -137,6 +137,16 @@ def test_no_internal_attribute_survives_parsing(path: str) -> None:
     assert not [k for k in attrs if k.lower().startswith("data-readwell-")], attrs
 
 
+def test_internal_attribute_search_finds_every_case() -> None:
+    """The parsers skip ``drop_internal_attrs`` only when this search of the markup says no: it must find
+    the prefix in any letter case (html5lib and lexbor lower-case names after the markup is searched)."""
+    from readwell.dom import may_have_internal_attrs
+
+    for name in ("data-readwell-x", "DATA-READWELL-X", "Data-ReadWell-x", "dAtA-rEaDwElL-"):
+        assert may_have_internal_attrs(f"<p {name}=1>text</p>"), name
+    assert not may_have_internal_attrs('<p data-read-well-x=1 class="readwell">text</p>')
+
+
 def test_internal_marks_are_side_tables() -> None:
     """Protection set by a stage is on the context, keyed by node id, and never written into the tree."""
     from readwell.extract import make_options, run_pipeline

@@ -28,6 +28,7 @@ from .dom import (
     Element,
     Text,
     drop_internal_attrs,
+    may_have_internal_attrs,
     number_nodes,
 )
 from .errors import InputError
@@ -281,7 +282,8 @@ def _parse_html(data: str | bytes, declared_encoding: str | None, choice: str) -
         # as UTF-8: replace them as a decoder would.
         data = _SURROGATE.sub("\ufffd", data)
         etree_root = _html5lib_parse(deadline.checked_input(limit_markup(data)))
-    return _from_etree(etree_root)
+        return _from_etree(etree_root, may_have_internal_attrs(data))
+    return _from_etree(etree_root)  # decoded inside html5lib: every element is checked
 
 
 def _split(tag: str) -> tuple[str, str]:
@@ -291,7 +293,7 @@ def _split(tag: str) -> tuple[str, str]:
     return HTML_NS, tag
 
 
-def _attrs(attrib: dict[str, str]) -> dict[str, str]:
+def _attrs(attrib: dict[str, str], internal: bool = True) -> dict[str, str]:
     out: dict[str, str] = {}
     for k, v in attrib.items():
         if isinstance(k, tuple):  # html5lib may use (ns, name) tuples
@@ -301,10 +303,10 @@ def _attrs(attrib: dict[str, str]) -> dict[str, str]:
             prefix = ATTR_NS.get(uri)
             k = f"{prefix}:{local}" if prefix else local
         out[k] = v
-    return drop_internal_attrs(out)
+    return drop_internal_attrs(out) if internal else out
 
 
-def _from_etree(html_el: Any) -> Document:
+def _from_etree(html_el: Any, internal: bool = True) -> Document:
     """Convert html5lib's etree (text/tail model) into our tree, iteratively, with the depth cap.
 
     Work items are popped in document order: an element is attached when popped, then its text, then its
@@ -315,6 +317,7 @@ def _from_etree(html_el: Any) -> Document:
     nodes are made directly (the fields ``Element``/``Text`` construction sets) and numbered as they are
     attached, which is document order (``number_nodes``' numbering) unless the depth cap moved something:
     then ``number_nodes`` numbers the finished tree. Text items are plain strings, markers flagged strings.
+    ``internal`` False (``dom.may_have_internal_attrs``): no element can carry ``data-readwell-*``.
     """
     doc_root = Element("#document")
     new_element = Element.__new__
@@ -364,7 +367,7 @@ def _from_etree(html_el: Any) -> Document:
             target.nid = n
             target.tag = tag
             target.ns = ns
-            target.attrs = _attrs(attrib) if attrib else {}
+            target.attrs = _attrs(attrib, internal) if attrib else {}
             target.children = []
             target.layout = None
             parent.children.append(target)
@@ -372,7 +375,7 @@ def _from_etree(html_el: Any) -> Document:
             capped = True
             cap = cap if cap is not None else parent
             if tag in CAP_BLOCKS:
-                target = Element(tag, _attrs(attrib), ns)
+                target = Element(tag, _attrs(attrib, internal), ns)
                 cap.append(target)
             else:
                 target = parent

@@ -37,6 +37,7 @@ from .dom import (
     Element,
     Text,
     drop_internal_attrs,
+    may_have_internal_attrs,
     number_nodes,
 )
 
@@ -60,12 +61,14 @@ def parse_html_fast(data: str | bytes, declared_encoding: str | None = None) -> 
         if tentative:
             later = _meta_encoding(tree, encoding)
             if later is not None:
-                tree = LexborHTMLParser(_decode_as(raw, later))
+                text = _decode_as(raw, later)
+                tree = LexborHTMLParser(text)
     else:
         markup = _parse.limit_markup(_parse._SURROGATE.sub("\ufffd", data))
         assert isinstance(markup, str)
-        tree = LexborHTMLParser(markup)
-    return _build(tree)
+        text = markup
+        tree = LexborHTMLParser(text)
+    return _build(tree, may_have_internal_attrs(text))
 
 
 # --- encoding: html5lib's own sniffing, so both paths decode the same bytes to the same characters ---------
@@ -116,7 +119,7 @@ def _meta_encoding(tree: LexborHTMLParser, current: Any) -> Any:
 # --- tree -------------------------------------------------------------------------------------------------
 
 
-def _attrs(node: LexborNode, ns: str) -> dict[str, str]:
+def _attrs(node: LexborNode, ns: str, internal: bool = True) -> dict[str, str]:
     """Attributes as html5lib's path names them: valueless ones are "", ``xmlns`` on foreign elements is
     ``xmlns:xmlns`` (html5lib puts it in the XMLNS namespace)."""
     attrs = node.attributes
@@ -129,7 +132,7 @@ def _attrs(node: LexborNode, ns: str) -> dict[str, str]:
         out = cast(dict[str, str], attrs)
     if ns != HTML_NS and "xmlns" in out:
         out = {("xmlns:xmlns" if k == "xmlns" else k): v for k, v in out.items()}
-    return drop_internal_attrs(out)
+    return drop_internal_attrs(out) if internal else out
 
 
 def _element_ns(node: LexborNode, tag: str, mode: int) -> str:
@@ -165,13 +168,14 @@ def _children(node: LexborNode, tag: str) -> list[LexborNode]:
     return list(node.iter(include_text=True))  # every child node (only text is optional there)
 
 
-def _build(tree: LexborHTMLParser) -> Document:
+def _build(tree: LexborHTMLParser, internal: bool = True) -> Document:
     """lexbor's tree → ours, iteratively, in document order, with the depth cap (same algorithm as
     ``parse._from_etree``: an element is attached when popped, text and markers in order around it).
 
     Nodes are numbered as they are attached, which is document order (``number_nodes``' numbering) unless
     the depth cap moved something: then ``number_nodes`` numbers the finished tree. Every page is built
-    here, so the loop makes its nodes directly (the fields ``Element``/``Text`` construction sets)."""
+    here, so the loop makes its nodes directly (the fields ``Element``/``Text`` construction sets).
+    ``internal`` False (``dom.may_have_internal_attrs``): no element can carry ``data-readwell-*``."""
     doc_root = Element("#document")
     html = tree.root
     if html is None:  # lexbor always creates <html>; guard anyway
@@ -212,7 +216,7 @@ def _build(tree: LexborHTMLParser) -> Document:
             ns = HTML_NS
         else:
             ns = _element_ns(src, tag, mode)
-        attrs = _attrs(src, ns)
+        attrs = _attrs(src, ns, internal)
         if depth < MAX_DEPTH:
             target = new_element(Element)
             target.parent = parent
