@@ -38,6 +38,7 @@ THREAD_MIN_BEFORE_UNITS = 150  # ... when an article comes before it (a headline
 THREAD_EMPTY_TAIL_UNITS = 200  # ... a thread without evidence only when this short ("No comments", a form)
 THREAD_ITEM_SIBLINGS = 3  # the best candidate inside a thread is one of this many look-alike items
 THREAD_LINE_MAX_CHARS = 100  # an author or date line of a comment is short
+THREAD_HEADING_MAX_UNITS = 160  # a heading saying "12 Comments" is short; longer is a text about comments
 PHRASE_CONTEXT_UNITS = 60  # an inline element with this much sentence text around it is a phrase in prose ...
 PHRASE_BLOCK_MAX_NODES = 600  # a paragraph has fewer nodes; a bigger block is a container, not a sentence
 PHRASE_CONTEXT_MARKS = 1  # ... when it has a comma or sentence end (share rows and date lines have none)

@@ -26,6 +26,7 @@ from ..textstats import text_units
 from ..thresholds import (
     MOST_OF_ROOT_NAMED,
     THREAD_EMPTY_TAIL_UNITS,
+    THREAD_HEADING_MAX_UNITS,
     THREAD_ITEM_SIBLINGS,
     THREAD_LINE_MAX_CHARS,
     THREAD_MIN_BEFORE_UNITS,
@@ -80,16 +81,23 @@ def _link_units(el: Element) -> int:
     return sum(text_units(a.text()) for a in el.iter() if a.tag == "a" and a.get("href"))
 
 
+def _heading_text(el: Element) -> str:
+    return normalize_space(el.text()).strip(" :»›")
+
+
 def thread_start(el: Element) -> str | None:
     """What makes ``el`` the start of a comment thread, or None: a heading whose whole text says so
     ("12 Comments", "Leave a reply"; ``rules.THREAD_HEADING``), or an id or anchor name with a comment
     token (``<a name="comments">``, ``<div id="comments">``). A link saying "3 Comments" in the byline row
     points at the thread and is not its start: link text never counts, nor does anything inside a link."""
-    if not (el.get("id") or el.get("name")) and (
-        el.tag not in _THREAD_HEADING_TAGS
-        or not THREAD_HEADING.match(normalize_space(el.text()).strip(" :»›"))
-    ):
-        return None  # unnamed: only a heading saying so can start a thread (decided before the link counts)
+    heading: str | None = None  # the heading's text, read once
+    if not (el.get("id") or el.get("name")):
+        # unnamed: only a heading saying so can start a thread (decided before the link counts)
+        if el.tag not in _THREAD_HEADING_TAGS:
+            return None
+        heading = _heading_text(el)
+        if not THREAD_HEADING.match(heading):
+            return None
     if el.tag == "a" and el.get("href") or any(a.tag == "a" and a.get("href") for a in el.ancestors()):
         return None
     units = text_units(el.text())
@@ -100,8 +108,8 @@ def thread_start(el: Element) -> str | None:
         return "thread name"
     if names & COMMENT_TOKENS:
         return "name"
-    if el.tag in _THREAD_HEADING_TAGS and units <= 160:
-        t = normalize_space(el.text()).strip(" :»›")
+    if el.tag in _THREAD_HEADING_TAGS and units <= THREAD_HEADING_MAX_UNITS:
+        t = heading if heading is not None else _heading_text(el)
         if THREAD_HEADING.match(t):
             return "bare heading" if THREAD_HEADING_BARE.match(t) else "heading"
     return None
