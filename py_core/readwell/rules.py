@@ -538,7 +538,9 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             r"email( this)?( article)?|"
             # the in-page link past a box or an ad slot inside the article (to an anchor after it)
             r"continue reading (the )?main (story|article|content)|"
-            r"(the )?(article|story) continues( below)?)$",
+            r"(the )?(article|story) continues( below)?|"
+            # a text-size control's label beside its (icon) buttons
+            r"(text|font) size)$",
             "page tool",
         ),
         ("loading-placeholder", r"^(loading|loading\.\.\.|loading…)$", "loading placeholder"),

@@ -110,8 +110,12 @@ def teaser_group(el: Element, stats: dict[int, Stat]) -> str | None:
     return f"teaser group: {count} similar items, each led by a link or a linked heading"
 
 
-def verdict(el: Element, st: Stat, root_units: int) -> str | None:
-    """A reason to remove ``el`` or None. Each branch names the signal in words for the log."""
+def verdict(el: Element, st: Stat, root_units: int, fields: set[int] | None = None) -> str | None:
+    """A reason to remove ``el`` or None. Each branch names the signal in words for the log.
+
+    ``fields``: the ids of the elements that held a form field when the stage began (``field_holders``),
+    so that the field test sees what the counts see (they include blocks removed inside ``el``); None reads
+    ``el``'s subtree as it is."""
     if st.units == 0 and st.images == 0 and st.embeds == 0 and st.videos == 0:
         if el.tag in ("div", "section", "span", "aside", "header", "footer", "ul", "ol", "dl", "form"):
             return "empty block"
@@ -129,7 +133,7 @@ def verdict(el: Element, st: Stat, root_units: int) -> str | None:
     if st.marks >= 10 and ld < 0.3:
         return None  # prose: plenty of clauses, few links
     p = st.paragraphs
-    if st.inputs > max(1, p // 3):
+    if st.inputs > max(1, p // 3) and (el.nid in fields if fields is not None else has_form_field(el)):
         return f"form-like block ({st.inputs} inputs, {p} paragraphs)"
     if st.images > 1 and p / st.images < 0.5 and el.tag != "figure" and st.units < 200 * st.images:
         pictures = st.images - images_in_sentences(el)
@@ -152,6 +156,31 @@ def verdict(el: Element, st: Stat, root_units: int) -> str | None:
     if st.units < 200 and st.headings == 0 and p <= 1 and PROMO_TEXT.search(normalize_space(el.text())):
         return "promotional teaser text"
     return None
+
+
+# What a visitor fills in. Buttons alone are controls of anything (a theme picker's "Preview" buttons, a
+# carousel's arrows, a plan table's "Subscribe"): with a field they submit a form and count as its inputs,
+# without one the block is no form (Readability's conditional cleaning counts only <input>s too).
+FORM_FIELD_TAGS = frozenset({"input", "select", "textarea"})
+
+
+def has_form_field(el: Element) -> bool:
+    """``el`` holds a field to fill in."""
+    return any(e.tag in FORM_FIELD_TAGS for e in el.iter(include_self=False))
+
+
+def field_holders(root: Element) -> set[int]:
+    """The ids of the elements under ``root`` (itself included) holding a form field."""
+    holders: set[int] = set()
+    for e in root.iter(include_self=False):
+        if e.tag in FORM_FIELD_TAGS:
+            for a in e.ancestors():
+                if a.nid in holders:
+                    break
+                holders.add(a.nid)
+                if a is root:
+                    break
+    return holders
 
 
 def shows_no_picture(el: Element) -> bool:
@@ -219,6 +248,7 @@ def run(ctx: Context) -> None:
     root = ctx.root or ctx.doc.body
     stats = ctx.measure(root)
     root_units = stats[root.nid].units
+    fields = field_holders(root)
     # Bottom-up: inner blocks first, so an outer container is judged on what survives inside it.
     order = [e for e in root.iter(include_self=False) if e.tag in CANDIDATE_TAGS or unknown_wrapper(e)]
     removed: set[int] = set()
@@ -231,7 +261,7 @@ def run(ctx: Context) -> None:
             continue  # holds the paragraphs scoring chose: a post wrapper with its tag lists is not a widget
         st = stats[el.nid]
         # (the verdict first: most elements have none, and the two exemptions below only read the tree)
-        why = verdict(el, st, root_units) or (
+        why = verdict(el, st, root_units, fields) or (
             teaser_group(el, stats) if st.units / max(root_units, 1) < 0.4 else None
         )
         if not why or names_boilerplate(el, st):
