@@ -23,7 +23,7 @@ import readwell
 from readwell import pipeline
 from readwell.context import ROOT_BEST, ROOT_RULES, Context
 from readwell.dom import Element, css_path, detach
-from readwell.extract import _has_article, _retry_best, make_options, run_pipeline
+from readwell.extract import _has_article, _retry_best, make_options, min_article_units, run_pipeline
 from readwell.parse import parse_html
 from readwell.render_markdown import to_text
 from readwell.sanitize import sanitize_tree
@@ -102,11 +102,12 @@ def _trace_run(doc: Any, opts: Any, root_choice: str) -> Trace:
     root = ctx.root if "select_root" not in opts.disable else ctx.doc.body
     t.root = root
     if root is not None:
-        has_article = _has_article(root, opts)
+        least = min_article_units(root, opts, ctx.origin)
+        has_article = _has_article(root, opts, least)
         sanitize_tree(ctx, root)
         t.before["sanitize"], t.after["sanitize"] = prev, _parents(ctx.doc.root)
         t.units = text_units(to_text(root))
-        t.found = has_article and t.units >= opts.min_article_chars
+        t.found = has_article and t.units >= least
     return t
 
 

@@ -28,7 +28,12 @@ from .render_html import serialize
 from .render_markdown import front_matter, to_markdown, to_text
 from .sanitize import bleach_final, sanitize_tree
 from .textstats import has_units, text_units, word_count
-from .thresholds import RETRY_MIN_CHARS_FACTOR
+from .thresholds import (
+    RETRY_MIN_CHARS_FACTOR,
+    WHOLE_PAGE_MAX_LINK_DENSITY,
+    WHOLE_PAGE_MIN_SHARE,
+    WHOLE_PAGE_MIN_UNITS,
+)
 
 WORDS_PER_MINUTE = 230
 
@@ -265,7 +270,8 @@ def _article_of(ctx: Context, opts: Options) -> _Article:
     """Decide whether the run's root holds an article; if so sanitize it and render the three outputs."""
     work_root: Element | None = ctx.root if "select_root" not in opts.disable else ctx.doc.body
     original_root = ctx.origin_element(work_root.nid) if work_root is not None else None
-    if work_root is None or not _has_article(work_root, opts):
+    least = min_article_units(work_root, opts, ctx.origin) if work_root is not None else 0
+    if work_root is None or not _has_article(work_root, opts, least):
         return _Article(False, work_root, original_root)
     t0 = time.perf_counter()
     sanitize_tree(ctx, work_root)
@@ -274,7 +280,7 @@ def _article_of(ctx: Context, opts: Options) -> _Article:
     text = to_text(work_root)
     md = to_markdown(work_root)
     words = word_count(text)
-    found = has_units(text, opts.min_article_chars) or (words > 0 and opts.selector is not None)
+    found = has_units(text, least) or (words > 0 and opts.selector is not None)
     return _Article(
         found, work_root, original_root, html, text, md, words, _ms(t0, t1), _ms(t1, time.perf_counter())
     )
@@ -364,12 +370,35 @@ def _ms(a: float, b: float) -> float:
     return round((b - a) * 1000, 3)
 
 
-def _has_article(root: Element, opts: Options) -> bool:
-    """Enough text that is not links: a page of navigation and a few words has no article."""
+def _has_article(root: Element, opts: Options, least: int | None = None) -> bool:
+    """Enough text that is not links (``least`` units, by default ``min_article_chars``): a page of
+    navigation and a few words has no article."""
     st = measure(root)[root.nid]
     if opts.selector:
         return st.units > 0 or st.images > 0
-    return st.units >= opts.min_article_chars and st.link_density < 0.6
+    return st.units >= (opts.min_article_chars if least is None else least) and st.link_density < 0.6
+
+
+def min_article_units(root: Element, opts: Options, origin: Document | None) -> int:
+    """The text units the article needs: ``min_article_chars``, or a sentence's worth when the root holds
+    the whole page's text and that text is a sentence of prose.
+
+    The floor is there so that navigation and a few words ("Welcome to our site.") are not an article; a
+    page whose only content is one short paragraph (a note, a stub, a test page) has nothing else to show,
+    and a reader shows that paragraph (Readability.js does too). Pages with form controls (a cookie wall
+    or a sign-in box around a sentence) and text that is mostly links keep the floor."""
+    least = opts.min_article_chars
+    if origin is None or opts.selector:
+        return least
+    st = measure(root)[root.nid]
+    if not WHOLE_PAGE_MIN_UNITS <= st.units < least or not st.marks:
+        return least
+    if st.link_density > WHOLE_PAGE_MAX_LINK_DENSITY:
+        return least
+    page = measure(origin.body)[origin.body.nid]
+    if page.inputs or st.units < WHOLE_PAGE_MIN_SHARE * page.units:
+        return least
+    return WHOLE_PAGE_MIN_UNITS
 
 
 stages = stage_names  # the public name (readwell.stages()); one implementation, in pipeline.py

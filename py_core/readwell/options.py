@@ -73,7 +73,8 @@ class Options:
         default=120,
         metadata={
             "group": "thresholds",
-            "help": "below this many characters of text the page has no article (navigation and a few words)",
+            "help": "below this many characters of text the page has no article (navigation and a few "
+            "words), unless that text is all the page has and is a sentence or more of prose",
         },
     )
 

@@ -99,3 +99,11 @@ TEASER_TAIL_MAX_SHARE = 0.3  # of the root's text: more is an article section, w
 # development sets the retries that found the gold had 400-600 characters, the two that found a widget's
 # blurb 170-230).
 RETRY_MIN_CHARS_FACTOR = 3
+
+# --- a page that is one short text (extract.min_article_units) ---------------------------------------------
+# Below ``min_article_chars`` a root is still the article when it is all the page has: it holds this share
+# of the page's text (no navigation, footer or widgets beside it), has at least a sentence's worth of text
+# with a clause or sentence mark ("Welcome to our site." has 20 units), and is not mostly links.
+WHOLE_PAGE_MIN_SHARE = 0.9
+WHOLE_PAGE_MIN_UNITS = 60
+WHOLE_PAGE_MAX_LINK_DENSITY = 0.3

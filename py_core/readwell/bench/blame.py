@@ -37,7 +37,7 @@ from typing import Any
 
 from ..context import ROOT_BEST, ROOT_RULES, Context, Options
 from ..dom import NON_TEXT, Document, Element, Node, Text
-from ..extract import _has_article, _retry_best, extract_document, run_pipeline
+from ..extract import _has_article, _retry_best, extract_document, min_article_units, run_pipeline
 from ..parse import parse_html
 from ..render_markdown import to_text
 from ..sanitize import sanitize_tree
@@ -217,11 +217,12 @@ def _replay(doc: Document, opts: Options, root_choice: str) -> tuple[Tracker, Co
     ctx = run_pipeline(doc, opts, after_stage=tracker.after, root_choice=root_choice)
     text = ""
     if ctx.root is not None and tracker.scope_root is not None:
-        if _has_article(ctx.root, opts):
+        least = min_article_units(ctx.root, opts, ctx.origin)
+        if _has_article(ctx.root, opts, least):
             sanitize_tree(ctx, ctx.root)
             tracker.after(ctx, "sanitize")
             text = to_text(ctx.root)
-            if text_units(text) < opts.min_article_chars:
+            if text_units(text) < least:
                 text = ""
         if not text:
             tracker.end(NO_ARTICLE)
