@@ -541,3 +541,17 @@ def test_fetch_rejects_non_http(url: str) -> None:
 
 def test_document_type_exported() -> None:
     assert isinstance(parse_html("<p>x</p>"), Document)
+
+
+def test_list_root_html_keeps_its_list() -> None:
+    """A root that is a list renders its items inside that list in HTML (an ordered list keeps its numbers,
+    as in Markdown); any other root is a wrapper, left out."""
+    listed = fixturelib.load(fixturelib.FIXTURES / "readerable--long-list-article.html")
+    r = readwell.extract(listed.data, url=listed.url)
+    assert r.root is not None and r.root.endswith("> ol")
+    assert r.content_html.startswith("<ol>") and r.content_html.rstrip().endswith("</ol>")
+    assert r.markdown.startswith("1. Clear fallen leaves")
+    wrapped = fixturelib.load(fixturelib.FIXTURES / "readerable--whole-page-one-short-paragraph.html")
+    w = readwell.extract(wrapped.data, url=wrapped.url)
+    assert w.root is not None and w.root.endswith("> div")
+    assert w.content_html.startswith("<p>")

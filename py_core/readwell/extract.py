@@ -36,6 +36,7 @@ from .thresholds import (
 )
 
 WORDS_PER_MINUTE = 230
+LIST_ROOT_TAGS = frozenset({"ul", "ol", "dl"})
 
 JSON_KEYS = (
     "found",
@@ -276,7 +277,9 @@ def _article_of(ctx: Context, opts: Options) -> _Article:
     t0 = time.perf_counter()
     sanitize_tree(ctx, work_root)
     t1 = time.perf_counter()
-    html = bleach_final(serialize(work_root, include_self=False))
+    # A list's items need their list: a root that is a list is rendered with its own tag (an ordered list
+    # keeps its numbers in HTML as it does in Markdown); any other root's tag is a wrapper.
+    html = bleach_final(serialize(work_root, include_self=work_root.tag in LIST_ROOT_TAGS))
     text = to_text(work_root)
     md = to_markdown(work_root)
     words = word_count(text)
