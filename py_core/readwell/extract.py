@@ -271,8 +271,11 @@ def _article_of(ctx: Context, opts: Options) -> _Article:
     """Decide whether the run's root holds an article; if so sanitize it and render the three outputs."""
     work_root: Element | None = ctx.root if "select_root" not in opts.disable else ctx.doc.body
     original_root = ctx.origin_element(work_root.nid) if work_root is not None else None
-    least = min_article_units(work_root, opts, ctx.origin) if work_root is not None else 0
-    if work_root is None or not _has_article(work_root, opts, least):
+    if work_root is None:
+        return _Article(False, work_root, original_root)
+    st = measure(work_root)[work_root.nid]  # one measure for both verdicts
+    least = min_article_units(work_root, opts, ctx.origin, st)
+    if not _has_article(work_root, opts, least, st):
         return _Article(False, work_root, original_root)
     t0 = time.perf_counter()
     sanitize_tree(ctx, work_root)
@@ -373,27 +376,30 @@ def _ms(a: float, b: float) -> float:
     return round((b - a) * 1000, 3)
 
 
-def _has_article(root: Element, opts: Options, least: int | None = None) -> bool:
+def _has_article(root: Element, opts: Options, least: int | None = None, st: Stat | None = None) -> bool:
     """Enough text that is not links (``least`` units, by default ``min_article_chars``): a page of
-    navigation and a few words has no article."""
-    st = measure(root)[root.nid]
+    navigation and a few words has no article. ``st``: the root's measure, if already taken."""
+    if st is None:
+        st = measure(root)[root.nid]
     if opts.selector:
         return st.units > 0 or st.images > 0
     return st.units >= (opts.min_article_chars if least is None else least) and st.link_density < 0.6
 
 
-def min_article_units(root: Element, opts: Options, origin: Document | None) -> int:
+def min_article_units(root: Element, opts: Options, origin: Document | None, st: Stat | None = None) -> int:
     """The text units the article needs: ``min_article_chars``, or a sentence's worth when the root holds
     the whole page's text and that text is a sentence of prose.
 
     The floor is there so that navigation and a few words ("Welcome to our site.") are not an article; a
     page whose only content is one short paragraph (a note, a stub, a test page) has nothing else to show,
     and a reader shows that paragraph (Readability.js does too). Pages with form controls (a cookie wall
-    or a sign-in box around a sentence) and text that is mostly links keep the floor."""
+    or a sign-in box around a sentence) and text that is mostly links keep the floor. ``st``: the root's
+    measure, if already taken."""
     least = opts.min_article_chars
     if origin is None or opts.selector:
         return least
-    st = measure(root)[root.nid]
+    if st is None:
+        st = measure(root)[root.nid]
     if not WHOLE_PAGE_MIN_UNITS <= st.units < least or not st.marks:
         return least
     if st.link_density > WHOLE_PAGE_MAX_LINK_DENSITY:
