@@ -473,8 +473,14 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
         ),
         (
             "read-more-prompt",
-            r"^(read more|more from|related|see also|recommended|you may also like|you might also like|"
-            r"most read|popular)\b.{0,120}$",
+            r"^((read more|more from|see also|you may also like|you might also like|most read)\b.{0,120}|"
+            # "Related", "Popular", "Recommended" also start sentences ("Related to each other: for
+            # example, ...", "Popular bloggers discuss ..."): as prompts they stand alone, take a separator,
+            # name what they list, or end the line with a colon
+            r"(related|popular|recommended)(\s*([:»›|]|$).{0,120}|\s+(stories|story|articles?|posts?|"
+            r"links?|content|coverage|topics?|videos?|searches|reading|news|items?|products?|questions?|"
+            r"pages?|galleries|gallery|photos?|and suggested|on|from|for|in|now|today|this week|to this|"
+            r"the)\b.{0,120}|\b.{0,120}:))$",
             "read-more or related prompt",
         ),
         (
