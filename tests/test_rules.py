@@ -81,6 +81,7 @@ LOOKALIKES: dict[str, tuple[str, str]] = {
     "comment-prompt": ("text-patterns-lookalike", "Comments from readers after the first ye"),
     "page-tool-label": ("text-patterns-lookalike", "Print the opening times on heavy card, s"),
     "loading-placeholder": ("text-patterns-lookalike", "Loading the van evenly, with the heavy b"),
+    "player-status": ("text-patterns-lookalike", "This video is unavailable on the library"),
     "interface-label": ("text-patterns-lookalike", "Next comes the local history shelf, whic"),
     "media-credit": ("text-patterns-lookalike", "Source of most of the donated books is t"),
     "gallery-counter": ("text-patterns-lookalike", "3 of 12 shelves in the back room are kep"),

@@ -106,6 +106,9 @@ class Context:
     # removal stage never takes one of them by shape or by name (the root may be wider than this core).
     core: frozenset[int] = frozenset()
     root_choice: str = ROOT_RULES  # ROOT_RULES or ROOT_BEST (see there)
+    # id of a lead player block select_root joined to the article: its text is the post's lead (the video's
+    # description), so normalize_structures does not make it a photo caption (which plain text leaves out)
+    lead: frozenset[int] = frozenset()
     origin: Document | None = None  # the untouched input: log paths point into it
     _origin_paths: dict[int, Element] | None = None
     _path_cache: dict[int, dict[int, tuple[int, int]]] = field(

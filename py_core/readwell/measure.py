@@ -153,7 +153,7 @@ def measure(root: Element) -> dict[int, Stat]:
             elif kind == _HEADING:
                 headings += 1
             else:
-                embeds += 1
+                embeds = 1  # players inside a player are one player (<object><embed> of old embed code)
         stats[el.nid] = Stat(
             units, link, marks, paragraphs, images, list_items, inputs, headings, embeds, videos
         )
@@ -233,5 +233,5 @@ def stat_of(el: Element, stats: dict[int, Stat]) -> Stat:
     elif t in ("h1", "h2", "h3", "h4", "h5", "h6"):
         s.headings += 1
     elif t in ("iframe", "embed", "object", "video", "audio"):
-        s.embeds += 1
+        s.embeds = 1  # players inside a player are one player (see ``measure``)
     return s

@@ -360,6 +360,15 @@ PARTIAL_RULES: tuple[Rule[frozenset[str]], ...] = (
     ),
 )
 
+# --- resolve_deferred: plugin objects ----------------------------------------------------------------------
+# An <object> shows its data only when the browser renders that type itself; for anything else (Flash,
+# Java, Silverlight, any ActiveX classid: no browser runs plugins since 2021) it shows the object's fallback
+# content instead, and that is what a reader sees (often a poster image and the video's description).
+OBJECT_NATIVE_TYPES = re.compile(r"^(image/|text/|application/(xhtml\+xml|pdf|xml)$)", re.I)
+OBJECT_NATIVE_EXTENSIONS = re.compile(
+    r"\.(png|jpe?g|gif|webp|avif|svg|bmp|ico|html?|xhtml|txt|pdf)(\?.*)?$", re.I
+)
+
 # --- remove_hidden_and_tiny_media -------------------------------------------------------------------------
 # Hidden elements, in the order they are checked: layout from the live DOM wins over attributes and styles.
 _DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.I)
@@ -550,6 +559,15 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             "page tool",
         ),
         ("loading-placeholder", r"^(loading|loading\.\.\.|loading…)$", "loading placeholder"),
+        (
+            # what a player says about itself in its fallback or status box ("This video is no longer
+            # available", "Your browser does not support the video tag"): never part of the story
+            "player-status",
+            r"^(this (video|clip) is (no longer available|(currently )?(un)?available|not available|"
+            r"(playable|not playable))\b.{0,80}|your browser does(n'?t| not) support (the )?(html5 )?"
+            r"(video|audio)\b.{0,40}|(video|clip) (is )?(unavailable|not available))$",
+            "video player status message",
+        ),
         (
             "interface-label",
             r"^(caption|close|hide caption|toggle caption|expand|enlarge|enlarge this image|show more|"

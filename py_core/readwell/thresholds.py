@@ -80,6 +80,11 @@ SIBLING_PROSE_UNITS = 80  # an unscored sibling with more text reads as a paragr
 SIBLING_PROSE_LINK_DENSITY = 0.25  # ... if it has few links ...
 SIBLING_PROSE_MARKS = 2  # ... and a couple of clauses (one for a lead <header>)
 STRAY_TEXT_MAX = 25  # loose text beside the article shorter than this is a separator or label
+# --- a lead player block before the article's container (select_root._lead_player) --------------------------
+LEAD_PLAYER_LEVELS = 2  # the player sits beside the root or beside its container (a post wrapper), no higher
+LEAD_LABELS_SHARE = (
+    0.15  # climbing past the container only when its other children are labels ("Filed under")
+)
 
 # --- the top of the root (remove_by_pattern.start_lines) ----------------------------------------------------
 START_LINES = 8  # lines read at the top of the root: headline, kicker, byline, date and a standfirst fit
@@ -92,6 +97,11 @@ TEASER_TAIL_LINK_DENSITY = 0.6  # what follows the heading is mostly links (head
 TEASER_TAIL_MIN_LINKS = 2  # a list of headlines, not one "read more" link
 TEASER_TAIL_MIN_CARDS = 3  # ... or this many cards led by a headline link, each with a line of summary
 TEASER_TAIL_MAX_SHARE = 0.3  # of the root's text: more is an article section, whatever its heading says
+
+# --- plugin objects (resolve_deferred._object_fallbacks) ----------------------------------------------------
+# A plugin object's fallback is moved out beside it only when it holds a sentence of text (a video's
+# description); "Get the plugin" notices are shorter (20-60 units) and stay inside, dropped with the object.
+OBJECT_FALLBACK_MIN_UNITS = 80
 
 # --- the retry of a declined page (extract._retry_best) -----------------------------------------------------
 # The first run said "no article"; the retry with scoring's best element overrules that verdict only with

@@ -374,9 +374,12 @@ def _near_media(el: Element) -> bool:
 def normalize_figures(ctx: Context, root: Element) -> None:
     # Captions written as <div class="caption"> / <p class="wp-caption-text"> next to an image become
     # <figcaption>: one form for renderers (plain text leaves captions to Markdown and HTML).
+    # A lead player block's text is the video's description, the post's lead (``Context.lead``): not one.
     for el in [e for e in root.iter() if e.tag in ("div", "p", "span", "small", "cite")]:
         toks = tokens_of(el.get("class"))
         if toks & CAPTION_TOKENS and len(normalize_space(el.text())) < 600 and _near_media(el):
+            if ctx.lead and any(a.nid in ctx.lead for a in el.ancestors()):
+                continue
             el.tag = "figcaption"
     for fig in [e for e in root.iter() if e.tag == "figure"]:
         has_media = any(

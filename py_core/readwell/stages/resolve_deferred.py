@@ -3,7 +3,10 @@
 After ``flatten_shadow`` (lazy media and ``<noscript>`` inside a web component are only in the main tree once
 shadow roots are flattened), before hidden-element and tiny-media removal: a lazy image's placeholder is a 1×1
 GIF (tiny media), a streamed segment waits in a ``hidden`` div (hidden element), a ``<noscript>`` fallback is
-all a reader without scripts sees. Left alone, those later stages would delete the real content.
+all a reader without scripts sees. Left alone, those later stages would delete the real content. A plugin
+``<object>`` (Flash, an ActiveX classid) shows its fallback content in every current browser: that content is
+moved out beside it (before ``select_root``, which does not score inside players, and the sanitizer, which
+drops them whole), the player itself left for ``normalize_structures``.
 """
 
 from __future__ import annotations
@@ -12,8 +15,11 @@ import re
 from dataclasses import dataclass, field
 
 from ..context import STRUCTURE, Context
-from ..dom import Element, Node, Text
+from ..dom import Element, Node, Text, detach
 from ..parse import BOUNDARY_TAG, parse_html
+from ..rules import OBJECT_NATIVE_EXTENSIONS, OBJECT_NATIVE_TYPES
+from ..textstats import text_units
+from ..thresholds import OBJECT_FALLBACK_MIN_UNITS
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
 AFTER: tuple[str, ...] = ("flatten_shadow",)
@@ -52,6 +58,7 @@ class _Found:
     segments: list[Element] = field(default_factory=list)  # <div id="S:n">
     holes: list[Element] = field(default_factory=list)  # <template id="B:n"> / "P:n"
     marks: list[Element] = field(default_factory=list)  # BOUNDARY_TAG
+    objects: list[Element] = field(default_factory=list)  # <object>
 
 
 def _find(root: Element) -> _Found:
@@ -72,6 +79,8 @@ def _find(root: Element) -> _Found:
                 found.holes.append(e)
         elif tag == BOUNDARY_TAG:
             found.marks.append(e)
+        elif tag == "object":
+            found.objects.append(e)
     return found
 
 
@@ -99,6 +108,56 @@ def run(ctx: Context) -> None:
         marks = [e for e in found.marks if _attached(e, root)]
     for mark in marks:
         ctx.remove(mark, STRUCTURE, "streaming-boundary", "streaming boundary marker (a comment in the page)")
+    for obj in found.objects:
+        if _attached(obj, root) and not any(a.tag == "object" for a in obj.ancestors()):
+            _object_fallback(ctx, obj)
+
+
+def _renders_itself(obj: Element) -> bool:
+    """The browser shows this object's data (an image, a page, a PDF), not its fallback content."""
+    if obj.get("classid").strip():
+        return False  # an ActiveX control: no browser loads one
+    kind = obj.get("type").strip()
+    if kind:
+        return bool(OBJECT_NATIVE_TYPES.match(kind))
+    return bool(OBJECT_NATIVE_EXTENSIONS.search(obj.get("data").strip()))
+
+
+def _fallback_nodes(obj: Element) -> list[Node]:
+    """The content a browser shows instead of plugin ``obj``: its children except the ``<param>``s and
+    ``<embed>``s (the plugin's own), through nested plugin objects (the same player written for another
+    browser family), in document order."""
+    out: list[Node] = []
+    for c in obj.children:
+        if not isinstance(c, Element):
+            if isinstance(c, Text) and c.data.strip():
+                out.append(c)
+        elif c.tag == "object":
+            if not _renders_itself(c):
+                out.extend(_fallback_nodes(c))
+        elif c.tag not in ("param", "embed"):
+            out.append(c)
+    return out
+
+
+def _object_fallback(ctx: Context, obj: Element) -> None:
+    """Move a plugin object's fallback content out, right after it, when it holds a sentence of text."""
+    if obj.parent is None or _renders_itself(obj):
+        return
+    nodes = _fallback_nodes(obj)
+    text = " ".join(
+        n.text() if isinstance(n, Element) else n.data if isinstance(n, Text) else "" for n in nodes
+    )
+    if text_units(" ".join(text.split())) < OBJECT_FALLBACK_MIN_UNITS:
+        return
+    wrapper = ctx.new_element("span" if obj.parent.tag in ("p", "a", "span") else "div")
+    for n in nodes:
+        detach(n)
+        wrapper.append(n)
+    obj.parent.insert(obj.index_in_parent() + 1, wrapper)
+    ctx.unwrap(
+        wrapper, STRUCTURE, "object-fallback", "a plugin object's fallback content, shown in its place"
+    )
 
 
 _LAZY_ATTRS = frozenset(LAZY_SRC_ATTRS + LAZY_SRCSET_ATTRS)

@@ -29,6 +29,8 @@ from ..thresholds import (
     CHUNK_MIN_SHARE,
     CLIMB_FLOOR_DIVISOR,
     DIV_PARAGRAPH_DIRECT_UNITS,
+    LEAD_LABELS_SHARE,
+    LEAD_PLAYER_LEVELS,
     LENGTH_BONUS_MAX,
     LENGTH_BONUS_UNITS,
     LINK_PENALTY,
@@ -51,6 +53,7 @@ from ..thresholds import (
     STRONG_RANKS,
     STRONG_SHARE,
 )
+from ..video import PLAYER_TAGS
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
 AFTER: tuple[str, ...] = ("flatten_shadow", "resolve_deferred")
@@ -210,6 +213,7 @@ def _is_paragraph(el: Element) -> bool:
 
 TOP_LEVEL = ("body", "html", "#document")
 SENTENCE_END = ".!?。！？"
+CLOSING_MARKS = "\"'”’»)]）」』"  # a sentence may end inside a quotation or a bracket
 
 
 def _split_article(top: Element, sc: Scoring) -> Element:
@@ -477,6 +481,7 @@ def run(ctx: Context) -> None:
     if top is None:
         ctx.root = None
         return
+    lead = _lead_player(top.parent if joined and top.parent is not None else top, sc)
     if joined:
         parent = top.parent
         assert parent is not None
@@ -493,8 +498,90 @@ def run(ctx: Context) -> None:
         root = parent
     else:
         root = top
+    if lead is not None:
+        holder, block = lead
+        ctx.note("lead-player", block, f"lead player block joined to the article {ctx.path_of(root)}")
+        _prune_up_to(ctx, root, holder, block, f"outside the content root ({ctx.path_of(root)})")
+        ctx.lead = frozenset({block.nid})
+        root = holder
     _prune_outside(ctx, root, "outside the content root", SCORE, "outside-root")
     ctx.root = root
+
+
+def _lead_player(root: Element, sc: Scoring) -> tuple[Element, Element] | None:
+    """(holder, block): a video player with its description right before the article, beside the root or
+    beside the post wrapper holding it (whose other children are only labels), as (the common parent, the
+    player's block); else None. A show's or a video blog's post opens with the clip and a paragraph saying
+    what it shows, often above the text container, and that paragraph is the post's lead. Only a block
+    holding a player qualifies: a lead photo's caption stays out (news golds leave captions out)."""
+    stats = sc.stats
+    units = stats[root.nid].units if root.nid in stats else 0
+    cur = root
+    for _ in range(LEAD_PLAYER_LEVELS):
+        parent = cur.parent
+        if parent is None or parent.tag in TOP_LEVEL:
+            return None
+        prev = _previous_content(cur, stats)
+        if prev is not None and _is_lead_player(prev, stats, units):
+            return parent, prev
+        others = sum(stats[c.nid].units for c in parent.element_children if c is not cur and c.nid in stats)
+        if others > LEAD_LABELS_SHARE * units:
+            return None
+        cur = parent
+    return None
+
+
+def _previous_content(el: Element, stats: dict[int, Stat]) -> Element | None:
+    """The element sibling before ``el`` that shows something (text, an image or a player), skipping
+    spacers and empty wrappers; None when loose text comes first."""
+    sibs = el.parent.children if el.parent is not None else []
+    for node in reversed(sibs[: sibs.index(el)]):
+        if isinstance(node, Text):
+            if node.data.strip():
+                return None
+            continue
+        if not isinstance(node, Element) or node.tag in SKIP_TAGS and node.tag not in PLAYER_TAGS:
+            continue
+        st = stats.get(node.nid)
+        if st is not None and (st.units or st.images or st.embeds):
+            return node
+    return None
+
+
+def _is_lead_player(el: Element, stats: dict[int, Stat], root_units: int) -> bool:
+    """A player and a description: a sentence or more outside links, shorter than the article, no heading,
+    list or link block (a "more videos" strip has those; the player's poster is often a link holding its
+    status line), not hidden, not a promotion or a comment widget."""
+    st = stats.get(el.nid)
+    if st is None or not any(e.tag in PLAYER_TAGS for e in el.iter()):
+        return False
+    if hidden_reason(el) or el.tag in UNLIKELY_TAGS or _comment_compound(el):
+        return False
+    text = normalize_space(el.text())
+    return (
+        SIBLING_PROSE_UNITS < st.units - st.link_units
+        and st.units < root_units
+        and st.link_density < MEDIA_MAX_LINK_DENSITY
+        and st.marks >= 1
+        and st.headings == 0
+        and st.list_items == 0
+        and text.rstrip(CLOSING_MARKS)[-1:] in SENTENCE_END
+        and not (PROMO_TEXT.search(text) and st.units < PROMO_MAX_UNITS)
+    )
+
+
+def _prune_up_to(ctx: Context, root: Element, holder: Element, keep: Element, reason: str) -> None:
+    """Remove what lies between ``root`` and its ancestor ``holder`` except the path and ``keep``."""
+    cur = root
+    while cur is not holder and cur.parent is not None:
+        for sib in list(cur.parent.children):
+            if sib is cur or sib is keep:
+                continue
+            if isinstance(sib, Element) or (isinstance(sib, Text) and sib.data.strip()):
+                ctx.remove(sib, SCORE, "outside-root", reason)
+            else:
+                detach(sib)
+        cur = cur.parent
 
 
 def _learned_root(
