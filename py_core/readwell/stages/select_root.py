@@ -40,6 +40,8 @@ from ..thresholds import (
     MEDIA_MAX_LINK_DENSITY,
     PARAGRAPH_MIN_UNITS,
     PROMO_MAX_UNITS,
+    PROSE_MIN_MARKS,
+    PROSE_MIN_UNITS,
     PROSE_SHARE_TO_CLIMB,
     SAME_CLASS_BONUS,
     SIBLING_MAX_LINK_DENSITY,
@@ -131,7 +133,7 @@ def score_candidates(body: Element, stats: dict[int, Stat] | None = None) -> Sco
             continue
         kids = [c for c in el.children if isinstance(c, Element)]
         stack.extend(reversed(kids))
-        if not _is_paragraph(el):
+        if not _is_paragraph(el) and not (el.tag in SUBHEADINGS and _prose_heading(stats[el.nid])):
             continue
         st = stats[el.nid]
         if st.units < PARAGRAPH_MIN_UNITS:
@@ -194,6 +196,15 @@ def _direct_units(el: Element) -> int:
 def _longest_run(el: Element) -> int:
     """Text units of ``el``'s longest own text node (one run between ``<br>``s or blocks)."""
     return max((text_units(c.data) for c in el.children if isinstance(c, Text)), default=0)
+
+
+SUBHEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
+
+
+def _prose_heading(st: Stat) -> bool:
+    """A subheading holding sentences of prose is a paragraph in heading markup (an intro or a standfirst
+    styled by its tag); a heading, even a long headline, has a clause or two."""
+    return st.units >= PROSE_MIN_UNITS and st.marks >= PROSE_MIN_MARKS and st.link_density < 0.5
 
 
 def _is_paragraph(el: Element) -> bool:
