@@ -55,6 +55,10 @@ BLOCK_TAGS = frozenset(
         "dd",
         "dt",
         "button",
+        # old table layouts put their date, byline and legal lines in a cell or a <font> (a data table's
+        # cells are never reached: the walk skips protected tables whole)
+        "td",
+        "font",
     }
 )
 
@@ -230,7 +234,12 @@ def run(ctx: Context) -> None:
                 if m and _standalone(el):
                     found.append((el, m.id, m.reason))
                     continue
-                meta_line = is_meta_line(text, byline) if el.tag not in ("ul", "section", "aside") else None
+                # (a date and byline line in a cell or <font> stays: dragnet-dev's blog golds keep one, T115)
+                meta_line = (
+                    is_meta_line(text, byline)
+                    if el.tag not in ("ul", "section", "aside", "td", "font")
+                    else None
+                )
                 if meta_line and _standalone(el) and not _has_block_kids(el):
                     found.append((el, "byline-or-date-line", meta_line))
                     continue
@@ -470,7 +479,7 @@ def _has_block_kids(el: Element) -> bool:
 
 def _standalone(el: Element) -> bool:
     """An inline element matches only if it is the whole text of its parent block (not a phrase in prose)."""
-    if el.tag in ("span", "a", "strong", "em", "b", "small"):
+    if el.tag in ("span", "a", "strong", "em", "b", "small", "font"):
         par = el.parent
         if par is None:
             return False
