@@ -14,7 +14,7 @@ from ..context import TEXT, Context
 from ..dom import NON_TEXT, Element, Node, Text, nodes_after, normalize_space
 from ..metadata import normalize_date
 from ..metadata.body import body_byline
-from ..rules import BYLINE_TEXT, MAX_PATTERN_BLOCK, TEASER_HEADING, TEXT_RULES, Rule
+from ..rules import BYLINE_TEXT, INLINE_TAGS, MAX_PATTERN_BLOCK, TEASER_HEADING, TEXT_RULES, Rule
 from ..textstats import BLOCK_TAGS as LAYOUT_BLOCKS
 from ..textstats import headed_by_link, led_by_link, text_units
 from ..thresholds import (
@@ -240,7 +240,7 @@ def run(ctx: Context) -> None:
                     if el.tag not in ("ul", "section", "aside", "td", "font")
                     else None
                 )
-                if meta_line and _standalone(el) and not _has_block_kids(el):
+                if meta_line and _standalone(el, by_line=False) and not _has_block_kids(el):
                     found.append((el, "byline-or-date-line", meta_line))
                     continue
                 if len(text) >= 40 and el.tag in ("p", "figcaption", "div") and id(el) not in breakers:
@@ -477,13 +477,41 @@ def _has_block_kids(el: Element) -> bool:
     )
 
 
-def _standalone(el: Element) -> bool:
-    """An inline element matches only if it is the whole text of its parent block (not a phrase in prose)."""
+def _line_of(el: Element, par: Element) -> str:
+    """The text of ``el``'s line in ``par``: its run of ``par``'s children between ``<br>``s."""
+    line: list[str] = []
+    found = False
+    for c in par.children:
+        if isinstance(c, Element) and c.tag == "br":
+            if found:
+                break
+            line = []
+            continue
+        if c is el:
+            found = True
+        line.append(c.text() if isinstance(c, Element) else c.data if isinstance(c, Text) else "")
+    return normalize_space("".join(line)) if found else ""
+
+
+def _standalone(el: Element, by_line: bool = True) -> bool:
+    """An inline element matches only if it is the whole text of its block, or (``by_line``, the text rules)
+    of its line there between ``<br>``s: not a phrase in prose. Inline wrappers of the same text
+    (``<em><em>Join the ...</em></em>`` at the end of a sentence) are climbed first: the block they sit in
+    decides. Byline and date lines are judged on the whole block (by line, "29 November 2018 | 20 January
+    2019" under an exhibition's title went, which scrapinghub's gold keeps)."""
     if el.tag in ("span", "a", "strong", "em", "b", "small", "font"):
-        par = el.parent
+        own = normalize_space(el.text())
+        top = el
+        while (
+            top.parent is not None
+            and top.parent.tag in INLINE_TAGS
+            and normalize_space(top.parent.text()) == own
+        ):
+            top = top.parent
+        par = top.parent
         if par is None:
             return False
-        if normalize_space(par.text()) == normalize_space(el.text()):
+        if normalize_space(par.text()) == own or (by_line and _line_of(top, par) == own):
             return True
         # A label between blocks (a gallery counter beside an image and a caption), not a phrase in prose:
         # the parent has no text of its own and holds blocks.
