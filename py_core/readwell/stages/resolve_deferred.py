@@ -126,15 +126,18 @@ def _renders_itself(obj: Element) -> bool:
 def _fallback_nodes(obj: Element) -> list[Node]:
     """The content a browser shows instead of plugin ``obj``: its children except the ``<param>``s and
     ``<embed>``s (the plugin's own), through nested plugin objects (the same player written for another
-    browser family), in document order."""
+    browser family), in document order. A loop, not recursion: objects can nest as deep as the parser
+    allows."""
     out: list[Node] = []
-    for c in obj.children:
+    stack: list[Node] = list(reversed(obj.children))
+    while stack:
+        c = stack.pop()
         if not isinstance(c, Element):
             if isinstance(c, Text) and c.data.strip():
                 out.append(c)
         elif c.tag == "object":
             if not _renders_itself(c):
-                out.extend(_fallback_nodes(c))
+                stack.extend(reversed(c.children))
         elif c.tag not in ("param", "embed"):
             out.append(c)
     return out
