@@ -40,6 +40,7 @@ from ..thresholds import (
     MEDIA_MAX_LINK_DENSITY,
     PARAGRAPH_MIN_UNITS,
     PROMO_MAX_UNITS,
+    PROSE_MAX_LINK_DENSITY,
     PROSE_MIN_MARKS,
     PROSE_MIN_UNITS,
     PROSE_SHARE_TO_CLIMB,
@@ -204,7 +205,11 @@ SUBHEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 def _prose_heading(st: Stat) -> bool:
     """A subheading holding sentences of prose is a paragraph in heading markup (an intro or a standfirst
     styled by its tag); a heading, even a long headline, has a clause or two."""
-    return st.units >= PROSE_MIN_UNITS and st.marks >= PROSE_MIN_MARKS and st.link_density < 0.5
+    return (
+        st.units >= PROSE_MIN_UNITS
+        and st.marks >= PROSE_MIN_MARKS
+        and st.link_density < PROSE_MAX_LINK_DENSITY
+    )
 
 
 def _is_paragraph(el: Element) -> bool:
