@@ -6,6 +6,8 @@ Each row is an input a real page produces and the output the helper must give.
 
 from __future__ import annotations
 
+import random
+import re
 from dataclasses import fields
 
 import pytest
@@ -37,6 +39,30 @@ from readwell.stages.normalize_output import same_title
 )
 def test_tokens_of(value: str, tokens: set[str]) -> None:
     assert tokens_of(value) == tokens
+
+
+def test_tokens_of_matches_one_regex_split() -> None:
+    """``tokens_of`` splits a value without upper-case letters without its regular expression; the tokens,
+    and their order in the set, must be those of the plain definition (split on separators and camelCase,
+    lower-case, add the joined form) on any mix of cases, separators and non-ASCII characters."""
+    split = re.compile(r"[-_:.\s]+|(?<=[a-z])(?=[A-Z])")
+
+    def reference(value: str) -> frozenset[str]:
+        out: set[str] = set()
+        for word in value.split():
+            lower = [p.lower() for p in split.split(word) if p]
+            out.update(lower)
+            if len(lower) > 1:
+                out.add("".join(lower))
+        return frozenset(out)
+
+    rng = random.Random(11)
+    alphabet = "aZbY-_:. \t\u00a0\u2028ÀéİΣσς1"
+    values = ["menu-item fooBar", "ÀbC x-y", "a\u00a0b-c", "İx-y", "ΑΣ-b"]
+    values += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14))) for _ in range(3000)]
+    for value in values:
+        got, want = tokens_of(value), reference(value)
+        assert got == want and list(got) == list(want), value
 
 
 # --- normalize_date -------------------------------------------------------------------------------------

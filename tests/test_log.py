@@ -288,3 +288,27 @@ def test_disabling_stage_is_visible(stage: str) -> None:
         if (base.markdown, base.content_html) != (off.markdown, off.content_html):
             changed.append(fx.name)
     assert changed, f"disabling {stage} changes nothing on any of its fixtures"
+
+
+@pytest.mark.parametrize("fx", [pytest.param(fx, id=fx.name) for fx in FIXTURES[:40]])
+def test_copy_index_is_by_id(fx: fixturelib.Fixture) -> None:
+    """Log paths find original elements through the index ``Document.copy`` fills while copying: it must be
+    ``by_id()`` of the original, element for element."""
+    doc = parse_html(fx.data)
+    index: dict[int, Element] = {}
+    doc.copy(index)
+    want = doc.by_id()
+    assert list(index) != [] and index.keys() == want.keys()
+    assert all(index[k] is want[k] for k in want)
+
+
+def test_copy_index_with_repeated_ids_keeps_document_order() -> None:
+    """A snapshot element without an id gets 0, as ``#document`` does: the index then falls back to
+    ``by_id()``'s answer (the last element in document order wins)."""
+    snap = {"t": "html", "id": 1, "c": [{"t": "body", "id": 2, "c": [{"t": "p", "c": ["a"]}, {"t": "div"}]}]}
+    doc = readwell.adapters.from_snapshot(snap)
+    index: dict[int, Element] = {}
+    doc.copy(index)
+    want = doc.by_id()
+    assert want[0].tag == "div"
+    assert index.keys() == want.keys() and all(index[k] is want[k] for k in want)

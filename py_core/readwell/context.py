@@ -152,6 +152,10 @@ class Context:
         self._stats_root = None
         self._stats_changed = []
 
+    def share_origin_index(self, index: dict[int, Element]) -> None:
+        """Take ``index`` as ``origin.by_id()`` (``Document.copy`` fills it while copying the origin)."""
+        self._origin_paths = index
+
     def origin_element(self, nid: int) -> Element | None:
         """The element of the untouched input with node id ``nid`` (one id table per run)."""
         if self.origin is None:

@@ -360,11 +360,12 @@ def replace(old: Node, new: Node) -> None:
     old.parent = None
 
 
-def clone(node: Node) -> Node:
+def clone(node: Node, index: dict[int, Element] | None = None) -> Node:
     """Deep copy keeping node ids (iterative).
 
     Every extraction copies the whole page, so nodes are made without ``__init__`` chains: slots are set
-    directly (the same fields ``Element``/``Text`` construction sets)."""
+    directly (the same fields ``Element``/``Text`` construction sets). ``index``, when given, is filled
+    with ``{nid: element}`` for every element of the *source* (see ``Document.copy``)."""
     if isinstance(node, Text):
         t = Text(node.data)
         t.nid = node.nid
@@ -373,6 +374,9 @@ def clone(node: Node) -> Node:
     root = _shallow(node)
     stack: list[tuple[Element, Element]] = [(node, root)]
     new_text = Text.__new__
+    elements = 1
+    if index is not None:
+        index[node.nid] = node
     while stack:
         src, dst = stack.pop()
         kids = dst.children
@@ -389,6 +393,12 @@ def clone(node: Node) -> Node:
                 e.parent = dst
                 kids.append(e)
                 stack.append((c, e))
+                if index is not None:
+                    index[c.nid] = c
+                    elements += 1
+    if index is not None and len(index) != elements:  # ids repeat (a snapshot without ids): document order
+        index.clear()
+        index.update({e.nid: e for e in node.iter()})
     return root
 
 
@@ -491,8 +501,11 @@ class Document:
         self.next_id += 1
         return self.next_id
 
-    def copy(self) -> Document:
-        root = clone(self.root)
+    def copy(self, index: dict[int, Element] | None = None) -> Document:
+        """A deep copy with the same node ids. ``index``, when given, is filled with ``by_id()`` of this
+        document on the way (the copy visits every element anyway; a separate walk cost about 1 % of an
+        extraction)."""
+        root = clone(self.root, index)
         assert isinstance(root, Element)
         return Document(root, self.next_id)
 

@@ -685,9 +685,14 @@ def tokens_of(value: str) -> frozenset[str]:
     if found is not None:
         return found
     out: set[str] = set()
+    no_upper = value == value.lower()  # most values: no camelCase boundary, nothing to lower-case
     for word in value.split():
-        parts = [p for p in _TOKEN_SPLIT.split(word) if p]
-        lower = [p.lower() for p in parts]
+        if no_upper or word == word.lower():
+            # the same parts in the same order as below, without the regular expression (its camelCase
+            # branch, tried at every character, was most of the time of a value seen for the first time)
+            lower = word.replace("-", " ").replace("_", " ").replace(":", " ").replace(".", " ").split()
+        else:
+            lower = [p.lower() for p in _TOKEN_SPLIT.split(word) if p]
         out.update(lower)
         if len(lower) > 1:
             out.add("".join(lower))
