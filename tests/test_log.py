@@ -305,7 +305,8 @@ def test_copy_index_is_by_id(fx: fixturelib.Fixture) -> None:
 def test_copy_index_with_repeated_ids_keeps_document_order() -> None:
     """A snapshot element without an id gets 0, as ``#document`` does: the index then falls back to
     ``by_id()``'s answer (the last element in document order wins)."""
-    snap = {"t": "html", "id": 1, "c": [{"t": "body", "id": 2, "c": [{"t": "p", "c": ["a"]}, {"t": "div"}]}]}
+    kids = [{"t": "section", "c": [{"t": "span", "c": ["a"]}]}, {"t": "div"}]  # the copy visits span last
+    snap = {"t": "html", "id": 1, "c": [{"t": "body", "id": 2, "c": kids}]}
     doc = readwell.adapters.from_snapshot(snap)
     index: dict[int, Element] = {}
     doc.copy(index)
