@@ -526,3 +526,24 @@ def test_lone_surrogates_and_controls_never_reach_metadata() -> None:
     r = readwell.extract(page)
     json.dumps(r.to_dict(), ensure_ascii=False).encode("utf-8")
     assert r.title is not None and "\x1b" not in r.title and "\x7f" not in r.title and "\ud800" not in r.title
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "plain",
+        "",
+        "a\ud800b",
+        "\udfff",
+        "\ud83d\ude00 a pair of surrogate code points is two lone ones in a str",
+        "x" * (1 << 20) + "\ud800",  # past the first checked chunk
+        "é’" * 700_000 + "\udc00" + "é",
+        "😀 é ’ no surrogate",
+    ],
+)
+def test_replace_surrogates_is_the_regular_expression(text: str) -> None:
+    """``parse.replace_surrogates`` proves a text free of surrogates without scanning it with a regular
+    expression; whatever the text, the answer is the expression's."""
+    from readwell.parse import _SURROGATE, replace_surrogates
+
+    assert replace_surrogates(text) == _SURROGATE.sub("\ufffd", text)

@@ -64,7 +64,7 @@ def parse_html_fast(data: str | bytes, declared_encoding: str | None = None) -> 
                 text = _decode_as(raw, later)
                 tree = LexborHTMLParser(text)
     else:
-        markup = _parse.limit_markup(_parse._SURROGATE.sub("\ufffd", data))
+        markup = _parse.limit_markup(_parse.replace_surrogates(data))
         assert isinstance(markup, str)
         text = markup
         tree = LexborHTMLParser(text)
