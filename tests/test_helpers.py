@@ -426,3 +426,20 @@ def test_html5lib_path_skips_only_the_code_point_error_scan() -> None:
     assert ET.tostring(ours.parse(html)) == ET.tostring(stock.parse(html))
     assert "invalid-codepoint" in [e[1] for e in stock.errors]
     assert "invalid-codepoint" not in [e[1] for e in ours.errors]
+
+
+def test_complete_metadata_reuses_a_byline_read_for_the_same_root_only() -> None:
+    """remove_by_pattern hands its ``body_byline`` reading to ``complete_metadata``: used for the root it was
+    read for, never for another one."""
+    from readwell.metadata import complete_metadata
+
+    doc = parse_html(
+        '<body><div id="w"><p class="byline">By Ann Example</p><article id="a"><p>Text.</p></article>'
+        "</div></body>"
+    )
+    root = next(e for e in doc.body.iter() if e.id == "a")
+    other = next(e for e in doc.body.iter() if e.id == "w")
+    head = head_metadata(doc, None)
+    assert complete_metadata(head, doc, root, root, None).byline == "Ann Example"
+    assert complete_metadata(head, doc, root, root, None, (root, "Known Reading")).byline == "Known Reading"
+    assert complete_metadata(head, doc, root, root, None, (other, "Known Reading")).byline == "Ann Example"

@@ -81,6 +81,9 @@ class PageMeta:
     byline: str | None = None  # the byline from <head> (remove_by_pattern drops a body line repeating it)
     head: Metadata = field(default_factory=Metadata)  # all <head> metadata (metadata.head_metadata)
     base_url: str | None = None  # the URL relative links resolve against (set by resolve_urls)
+    # (root in the original page, metadata.body_byline's answer for it), set by remove_by_pattern: the
+    # result's metadata asks the same of the same page (complete_metadata), and the answer takes two walks
+    body_byline: tuple[Element | None, str | None] | None = None
 
 
 @dataclass

@@ -328,7 +328,12 @@ def _extract_document(doc: Document, opts: Options) -> Result:
     found = art.found
     head: metadata.Metadata = ctx.meta.head
     md_full = metadata.complete_metadata(
-        head, doc, art.original_root, art.work_root if found else None, ctx.meta.base_url or opts.url
+        head,
+        doc,
+        art.original_root,
+        art.work_root if found else None,
+        ctx.meta.base_url or opts.url,
+        ctx.meta.body_byline,  # remove_by_pattern's reading of the same page, if any
     )
     html, md, text, words = (art.html, art.md, art.text, art.words) if found else ("", "", "", 0)
     if found and opts.front_matter:

@@ -165,10 +165,16 @@ def head_metadata(doc: Document, url: str | None) -> Metadata:
 
 
 def complete_metadata(
-    md: Metadata, doc: Document, root: Element | None, content_root: Element | None, base: str | None
+    md: Metadata,
+    doc: Document,
+    root: Element | None,
+    content_root: Element | None,
+    base: str | None,
+    known_byline: tuple[Element | None, str | None] | None = None,
 ) -> Metadata:
     """Fill what the head lacked from the body sources of ``SOURCES`` (bylines and dates near ``root``, its
-    heading; excerpt and lead image from the article ``content_root``); the root's own ``dir`` wins."""
+    heading; excerpt and lead image from the article ``content_root``); the root's own ``dir`` wins.
+    ``known_byline``: (a root, ``body_byline(doc, that root)``) when the caller has read it already."""
     dates: list[tuple[str | None, str | None]] = []  # body_dates walks the body once for both fields
 
     def time_of(field: str) -> str | None:
@@ -177,7 +183,11 @@ def complete_metadata(
         return dates[0][0] if field == "published" else dates[0][1]
 
     readers: dict[str, Callable[[str], str | None]] = {
-        "byline": lambda _: body_byline(doc, root),
+        "byline": lambda _: (
+            known_byline[1]
+            if known_byline is not None and known_byline[0] is root
+            else body_byline(doc, root)
+        ),
         "time": time_of,
         "heading": lambda _: root_heading(root) if root is not None else None,
         "paragraph": lambda _: first_paragraph(content_root) if content_root is not None else None,

@@ -260,7 +260,9 @@ def run(ctx: Context) -> None:
     # The result's byline: <head>'s, else the one the metadata reader takes from the body near the root
     # (complete_metadata runs after the stages, on the original page; same reader, same answer).
     if byline is None and ctx.origin is not None and ctx.root is not None:
-        byline = body_byline(ctx.origin, ctx.origin_element(root.nid))
+        origin_root = ctx.origin_element(root.nid)
+        byline = body_byline(ctx.origin, origin_root)
+        ctx.meta.body_byline = (origin_root, byline)
     if byline:
         remove_byline_line_at_start(ctx, root, byline)
 
