@@ -187,6 +187,31 @@ def test_shared_measures_equal_fresh_ones_on_every_fixture(monkeypatch: pytest.M
     assert reused["select_root"] > 100 and reused["remove_by_selector"] > 50
 
 
+def test_copy_order_is_the_tree_whenever_a_stage_reads_it() -> None:
+    """``Context.copy_order`` (the working copy's elements as copied) stands in for a walk of the tree in
+    flatten_shadow and resolve_deferred: after every stage of every fixture it is either gone or exactly
+    ``list(ctx.doc.root.iter())``, and it survives flatten_shadow on pages without a <template>."""
+    from readwell.extract import make_options, run_pipeline
+
+    kept = 0
+
+    def check(ctx: Context, stage: str) -> None:
+        nonlocal kept
+        if ctx.copy_order is not None:
+            assert stage == "flatten_shadow"
+            current = list(ctx.doc.root.iter())
+            assert len(ctx.copy_order) == len(current)
+            assert all(a is b for a, b in zip(ctx.copy_order, current, strict=True))
+            kept += 1
+
+    with_templates = 0
+    for fx in fixturelib.all_fixtures():
+        doc = parse_html(fx.data)
+        with_templates += any(e.tag == "template" for e in doc.root.iter())
+        run_pipeline(doc, make_options(fx.url, dict(fx.options)), after_stage=check)
+    assert kept > 100 and with_templates > 0
+
+
 def test_measure_equals_stat_of_on_every_element_of_every_fixture() -> None:
     """``measure`` (one flat loop, the hot path) and ``stat_of`` (what ``remeasure`` uses) agree on every
     element, floats to the last bit: shared measures brought up to date equal fresh ones only if they do."""

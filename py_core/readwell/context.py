@@ -113,6 +113,9 @@ class Context:
     # description), so normalize_structures does not make it a photo caption (which plain text leaves out)
     lead: frozenset[int] = frozenset()
     origin: Document | None = None  # the untouched input: log paths point into it
+    # ``list(doc.root.iter())`` as copied (``Document.copy``), kept only while nothing has changed the tree:
+    # the first stages find what they work on in it instead of walking the page (see ``pipeline.run_stages``)
+    copy_order: list[Element] | None = None
     _origin_paths: dict[int, Element] | None = None
     _path_cache: dict[int, dict[int, tuple[int, int]]] = field(
         default_factory=dict

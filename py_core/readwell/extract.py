@@ -227,8 +227,10 @@ def run_pipeline(
     stages share it (``Context.measure``) until the tree changes in a way it does not follow (it is updated
     in place: a second run needs a fresh one). ``root_choice`` is ``Context.root_choice``."""
     origin_index: dict[int, Element] = {}
-    ctx = Context(doc.copy(origin_index), opts, origin=doc, root_choice=root_choice)
+    order: list[Element] = []
+    ctx = Context(doc.copy(origin_index, order), opts, origin=doc, root_choice=root_choice)
     ctx.share_origin_index(origin_index)
+    ctx.copy_order = order
     if measures is not None:
         ctx.share_measures(ctx.doc.body, measures)
     head = metadata.head_metadata(doc, opts.url)

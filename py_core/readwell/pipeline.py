@@ -67,6 +67,11 @@ STAGE_NAMES: tuple[str, ...] = tuple(s.name for s in STAGES)
 # sources). tests/test_scaling.py checks the shared measures against fresh ones on every fixture.
 KEEPS_MEASURES = frozenset({"flatten_shadow", "resolve_deferred", "remove_low_score", "remove_by_selector"})
 
+# Stages after which ``Context.copy_order`` (the working copy's elements as copied) may still be valid:
+# flatten_shadow changes the tree only when the page has a <template>, and then drops it itself. After any
+# other stage it is dropped, so a stage never reads a list of elements the tree no longer holds.
+KEEPS_COPY_ORDER = frozenset({"flatten_shadow"})
+
 
 def stage_names() -> list[str]:
     return list(STAGE_NAMES)
@@ -92,6 +97,8 @@ def run_stages(
             ctx.flush_unwraps()  # no unwrap is left pending past its stage
             if stage.name not in KEEPS_MEASURES:
                 ctx.forget_measures()
+            if stage.name not in KEEPS_COPY_ORDER:
+                ctx.copy_order = None
             ctx.timings[stage.name] = round((time.perf_counter() - t0) * 1000, 3)
         if after_stage is not None:
             after_stage(ctx, stage.name)

@@ -21,7 +21,10 @@ def _is_shadow_template(el: Element) -> bool:
 
 
 def run(ctx: Context) -> None:
-    templates = [e for e in ctx.doc.root.iter() if e.tag == "template"]
+    order = ctx.copy_order  # the page's elements as copied: nothing has changed the tree yet
+    templates = [e for e in (ctx.doc.root.iter() if order is None else order) if e.tag == "template"]
+    if templates:
+        ctx.copy_order = None  # the loop below changes the tree
     # Innermost first, so a nested shadow root is flattened before its host's slots are filled.
     for tpl in reversed(templates):
         host = tpl.parent

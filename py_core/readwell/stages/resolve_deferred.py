@@ -61,11 +61,12 @@ class _Found:
     objects: list[Element] = field(default_factory=list)  # <object>
 
 
-def _find(root: Element) -> _Found:
+def _find(root: Element, elements: list[Element] | None = None) -> _Found:
     """One walk instead of one per step: what the steps change (noscripts replaced by their content in
-    place, streamed segments moved) is accounted for by ``run``."""
+    place, streamed segments moved) is accounted for by ``run``. ``elements``: ``list(root.iter())`` when
+    the caller has it."""
     found = _Found()
-    for e in root.iter():
+    for e in root.iter() if elements is None else elements:
         tag = e.tag
         if tag in LAZY_TAGS:
             found.media.append(e)
@@ -94,7 +95,7 @@ def _attached(el: Element, root: Element) -> bool:
 
 def run(ctx: Context) -> None:
     root = ctx.doc.root
-    found = _find(root)
+    found = _find(root, ctx.copy_order)  # unchanged since the copy unless flatten_shadow changed it
     for el in found.media:
         _lazy_attrs(el)
     if _noscripts(ctx, found.noscripts):
