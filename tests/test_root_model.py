@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import fixturelib
+import pytest
 from readwell import extract, root_model, root_model_data
 from readwell.extract import make_options, run_pipeline
 from readwell.parse import parse_html
@@ -61,3 +62,32 @@ def test_the_model_is_noted_and_can_be_switched_off() -> None:
     teaser = "judges praised their clear diction"
     assert teaser in extract(fx.data, url=fx.url, root_model=False).text
     assert teaser not in extract(fx.data, url=fx.url).text
+
+
+def test_inside_counts_are_those_of_a_walk_up_on_every_fixture(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``features`` counts title headings, markers and comment blocks inside each candidate with remembered
+    ancestor sets (``_chain``); on every fixture's candidates the counts equal a walk up from each element."""
+    seen = 0
+    original = root_model.features
+
+    def checked(c: root_model.Candidate, rules: root_model.Candidate, f: root_model.PageFacts) -> list[float]:
+        nonlocal seen
+        x = original(c, rules, f)
+        for name, part_list, elements in (
+            ("title_heading", c.parts(), f.title_headings),
+            ("rules_title_heading", rules.parts(), f.title_headings),
+            ("markers", c.parts(), f.markers),
+            ("rules_markers", rules.parts(), f.markers),
+            ("comment_inside", c.parts(), f.commentish),
+        ):
+            walked = sum(1 for e in elements if any(a in part_list for a in (e, *e.ancestors())))
+            assert x[root_model.FEATURES.index(name)] == walked, name
+        best = f.best is not None and any(a in c.parts() for a in (f.best, *f.best.ancestors()))
+        assert x[root_model.FEATURES.index("holds_best")] == float(best)
+        seen += 1
+        return x
+
+    monkeypatch.setattr(root_model, "features", checked)
+    for fx in fixturelib.all_fixtures():
+        extract(fx.data, url=fx.url, **fx.options)
+    assert seen > 100

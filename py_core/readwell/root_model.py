@@ -15,7 +15,7 @@ CPython and Pyodide agree to the bit), and the ensemble is a sum of leaf values 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .dom import Element, normalize_space
 from .measure import Stat
@@ -110,6 +110,9 @@ class PageFacts:
     title_headings: list[Element]  # h1-h3 whose text is (in) the page title
     markers: list[Element]  # itemprop=articleBody / Article microdata / <article> / <main>
     commentish: list[Element]  # elements named as comments
+    # id(element) → ids of it and its ancestors, for the elements above (``_chain``): every candidate asks
+    # whether the same few elements are inside it
+    chains: dict[int, frozenset[int]] = field(default_factory=dict)
 
 
 def page_facts(
@@ -119,12 +122,14 @@ def page_facts(
     prose: dict[int, float],
     ranked: Sequence[Element],
     title: str | None,
+    elements: list[Element] | None = None,
 ) -> PageFacts:
+    """The facts of the page below ``body``; ``elements`` is ``list(body.iter())`` when the caller has it."""
     t = normalize_space(title or "").lower()
     heads: list[Element] = []
     markers: list[Element] = []
     commentish: list[Element] = []
-    for e in body.iter():
+    for e in body.iter() if elements is None else elements:
         tag = e.tag
         if tag in HEADING_TAGS and t:
             h = normalize_space(e.text()).lower()
@@ -207,11 +212,13 @@ FEATURES: tuple[str, ...] = (
 )
 
 
-def _inside(node: Element, parts: list[Element]) -> bool:
-    ids = {id(p) for p in parts}
-    if id(node) in ids:
-        return True
-    return any(id(a) in ids for a in node.ancestors())
+def _chain(f: PageFacts, node: Element) -> frozenset[int]:
+    """Ids of ``node`` and its ancestors, remembered for the page: ``node`` is inside a candidate made of
+    ``parts`` when this meets ``{id(p) for p in parts}`` (one set test per candidate, no walk up)."""
+    found = f.chains.get(id(node))
+    if found is None:
+        found = f.chains[id(node)] = frozenset([id(node), *map(id, node.ancestors())])
+    return found
 
 
 def _levels_above(top: Element, other: Element) -> int:
@@ -244,6 +251,8 @@ def features(c: Candidate, rules: Candidate, f: PageFacts) -> list[float]:
     """The feature vector of ``c`` (order: ``FEATURES``), measured against the page and the rules' root."""
     parts = c.parts()
     rparts = rules.parts()
+    ids = {id(p) for p in parts}
+    rids = {id(p) for p in rparts}
     units, links, marks, paragraphs, headings, _ = _sum(parts, f.stats)
     r_units, r_links, _, r_paragraphs, r_headings, _ = _sum(rparts, f.stats)
     b = f.stats[f.body.nid]
@@ -272,16 +281,16 @@ def features(c: Candidate, rules: Candidate, f: PageFacts) -> list[float]:
         1.0 if c.key() == rules.key() else 0.0,
         1.0 if top is f.body else 0.0,
         related,
-        1.0 if f.best is not None and _inside(f.best, parts) else 0.0,
+        1.0 if f.best is not None and not _chain(f, f.best).isdisjoint(ids) else 0.0,
         *tag_flags,
         float(class_weight(top)),
         headings,
-        float(sum(1 for h in f.title_headings if _inside(h, parts))),
-        float(sum(1 for h in f.title_headings if _inside(h, rparts))),
-        float(sum(1 for m in f.markers if _inside(m, parts))),
-        float(sum(1 for m in f.markers if _inside(m, rparts))),
+        float(sum(1 for h in f.title_headings if not _chain(f, h).isdisjoint(ids))),
+        float(sum(1 for h in f.title_headings if not _chain(f, h).isdisjoint(rids))),
+        float(sum(1 for m in f.markers if not _chain(f, m).isdisjoint(ids))),
+        float(sum(1 for m in f.markers if not _chain(f, m).isdisjoint(rids))),
         1.0 if tokens_of(top.get("class") + " " + top.get("id")) & COMMENT_TOKENS else 0.0,
-        float(sum(1 for m in f.commentish if _inside(m, parts))),
+        float(sum(1 for m in f.commentish if not _chain(f, m).isdisjoint(ids))),
         units / r_units if r_units else 0.0,
         extra / body_units,
         (prose - r_prose) / extra if extra > 0 else 0.0,

@@ -56,12 +56,13 @@ def class_weight(el: Element) -> int:
     return w
 
 
-def article_holders(body: Element, stats: dict[int, Stat]) -> set[int]:
+def article_holders(body: Element, stats: dict[int, Stat], elements: list[Element] | None = None) -> set[int]:
     """Ids of elements that contain the page's main landmark: ``<main>``, ``[role=main]``,
     ``[itemprop=articleBody]`` or an ``<article>`` with real text. Such a block is a wrapper, whatever its
-    class says (themes name content wrappers "theiaStickySidebar" or "container penci_sidebar")."""
+    class says (themes name content wrappers "theiaStickySidebar" or "container penci_sidebar").
+    ``elements``: ``list(body.iter())`` when the caller has it."""
     out: set[int] = set()
-    for e in body.iter():
+    for e in body.iter() if elements is None else elements:
         tag = e.tag
         attrs = e.attrs
         if (

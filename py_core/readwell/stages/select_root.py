@@ -103,6 +103,9 @@ class Scoring:
     elements: dict[int, Element]  # candidate id → element
     stats: dict[int, Stat]  # every element's measures (text units, links, clause marks, ...)
     prose: dict[int, float]  # element id → paragraph text inside it, outside unlikely blocks, × (1 - links)
+    # ``list(body.iter())`` when scored: the learned root's page facts read it instead of walking again
+    # (select_root changes nothing in between; stale once the tree changes, so read it only there)
+    body_elements: list[Element] | None = None
 
     def score(self, el: Element) -> float:
         return self.scores.get(el.nid, 0.0)
@@ -118,7 +121,8 @@ def score_candidates(body: Element, stats: dict[int, Stat] | None = None) -> Sco
     stats = measure(body) if stats is None else stats
     body_units = stats[body.nid].units
     body_paragraphs = stats[body.nid].paragraphs
-    holders = article_holders(body, stats)
+    body_elements = list(body.iter())  # one walk for the landmarks here and the learned root's facts
+    holders = article_holders(body, stats, body_elements)
     scores: dict[int, float] = {}
     elements: dict[int, Element] = {}
     prose: dict[int, float] = {}
@@ -167,7 +171,7 @@ def score_candidates(body: Element, stats: dict[int, Stat] | None = None) -> Sco
             level += 1
     for nid in scores:
         scores[nid] *= 1 - stats[nid].link_density
-    return Scoring(scores, elements, stats, prose)
+    return Scoring(scores, elements, stats, prose, body_elements)
 
 
 def _comment_compound(el: Element) -> bool:
@@ -609,7 +613,9 @@ def _learned_root(
     cands = root_model.candidates(body, ranked, top, joined)
     if len(cands) < 2 or not root_model_data.TREES:
         return top, joined
-    facts = root_model.page_facts(body, sc.stats, sc.scores, sc.prose, ranked, ctx.meta.title)
+    facts = root_model.page_facts(
+        body, sc.stats, sc.scores, sc.prose, ranked, ctx.meta.title, sc.body_elements
+    )
     i, preds = root_model.choose(
         cands, facts, root_model_data.TREES, root_model_data.BASE, root_model_data.MARGIN
     )
