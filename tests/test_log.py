@@ -293,13 +293,18 @@ def test_disabling_stage_is_visible(stage: str) -> None:
 @pytest.mark.parametrize("fx", [pytest.param(fx, id=fx.name) for fx in FIXTURES[:40]])
 def test_copy_index_is_by_id(fx: fixturelib.Fixture) -> None:
     """Log paths find original elements through the index ``Document.copy`` fills while copying: it must be
-    ``by_id()`` of the original, element for element."""
+    ``by_id()`` of the original, element for element; the element lists it fills are the trees' walks."""
     doc = parse_html(fx.data)
     index: dict[int, Element] = {}
-    doc.copy(index)
+    order: list[Element] = []
+    source_order: list[Element] = []
+    copy = doc.copy(index, order, source_order)
     want = doc.by_id()
     assert list(index) != [] and index.keys() == want.keys()
     assert all(index[k] is want[k] for k in want)
+    # and both element lists are the two trees in document order (they stand in for walks)
+    assert [id(e) for e in source_order] == [id(e) for e in doc.root.iter()]
+    assert [id(e) for e in order] == [id(e) for e in copy.root.iter()]
 
 
 def test_copy_index_with_repeated_ids_keeps_document_order() -> None:

@@ -360,13 +360,19 @@ def replace(old: Node, new: Node) -> None:
     old.parent = None
 
 
-def clone(node: Node, index: dict[int, Element] | None = None, order: list[Element] | None = None) -> Node:
+def clone(
+    node: Node,
+    index: dict[int, Element] | None = None,
+    order: list[Element] | None = None,
+    source_order: list[Element] | None = None,
+) -> Node:
     """Deep copy keeping node ids (iterative).
 
     Every extraction copies the whole page, so nodes are made without ``__init__`` chains: slots are set
     directly (the same fields ``Element``/``Text`` construction sets). ``index``, when given, is filled
     with ``{nid: element}`` for every element of the *source*; ``order`` with the copy's elements in
-    document order, ``list(copy.iter())`` (see ``Document.copy``): subtrees are copied in document order."""
+    document order, ``list(copy.iter())``, and ``source_order`` with ``list(node.iter())`` (see
+    ``Document.copy``): subtrees are copied in document order."""
     if isinstance(node, Text):
         t = Text(node.data)
         t.nid = node.nid
@@ -382,6 +388,8 @@ def clone(node: Node, index: dict[int, Element] | None = None, order: list[Eleme
         src, dst = stack.pop()
         if order is not None:
             order.append(dst)
+        if source_order is not None:
+            source_order.append(src)
         kids = dst.children
         pairs: list[tuple[Element, Element]] = []
         for c in src.children:
@@ -508,11 +516,17 @@ class Document:
         self.next_id += 1
         return self.next_id
 
-    def copy(self, index: dict[int, Element] | None = None, order: list[Element] | None = None) -> Document:
+    def copy(
+        self,
+        index: dict[int, Element] | None = None,
+        order: list[Element] | None = None,
+        source_order: list[Element] | None = None,
+    ) -> Document:
         """A deep copy with the same node ids. ``index``, when given, is filled with ``by_id()`` of this
-        document on the way, and ``order`` with ``list(copy.root.iter())`` (the copy visits every element
-        anyway; a separate walk costs about 1 % of an extraction)."""
-        root = clone(self.root, index, order)
+        document on the way, ``order`` with ``list(copy.root.iter())`` and ``source_order`` with
+        ``list(self.root.iter())`` (the copy visits every element anyway; a separate walk costs about 1 %
+        of an extraction)."""
+        root = clone(self.root, index, order, source_order)
         assert isinstance(root, Element)
         return Document(root, self.next_id)
 

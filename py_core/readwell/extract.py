@@ -228,12 +228,13 @@ def run_pipeline(
     in place: a second run needs a fresh one). ``root_choice`` is ``Context.root_choice``."""
     origin_index: dict[int, Element] = {}
     order: list[Element] = []
-    ctx = Context(doc.copy(origin_index, order), opts, origin=doc, root_choice=root_choice)
+    origin_order: list[Element] = []
+    ctx = Context(doc.copy(origin_index, order, origin_order), opts, origin=doc, root_choice=root_choice)
     ctx.share_origin_index(origin_index)
     ctx.copy_order = order
     if measures is not None:
         ctx.share_measures(ctx.doc.body, measures)
-    head = metadata.head_metadata(doc, opts.url)
+    head = metadata.head_metadata(doc, opts.url, origin_order)
     ctx.meta = PageMeta(title=head.title, byline=head.byline, head=head)
     run_stages(ctx, stop_after=stop_after, after_stage=after_stage)
     return ctx

@@ -97,9 +97,9 @@ def _inside(el: Element, ancestor: Element) -> bool:
 class _Head:
     """The head-time readers of ``Source.where``, over one document."""
 
-    def __init__(self, doc: Document, url: str | None) -> None:
+    def __init__(self, doc: Document, url: str | None, elements: list[Element] | None = None) -> None:
         self.doc = doc
-        found = elements_by_tag(doc, _HEAD_TAGS)  # one walk of the page instead of three
+        found = elements_by_tag(doc, _HEAD_TAGS, elements)  # one walk of the page instead of three
         self.meta = meta_map(doc, found["meta"])
         self.ld = jsonld_article(doc, found["script"]) or {}
         self.base = base_url(doc, url)
@@ -137,10 +137,11 @@ class _Head:
         return None
 
 
-def head_metadata(doc: Document, url: str | None) -> Metadata:
+def head_metadata(doc: Document, url: str | None, elements: list[Element] | None = None) -> Metadata:
     """Everything knowable without the root (read before the pipeline: it drops a heading that repeats the
-    title and a line that repeats the byline)."""
-    head = _Head(doc, url)
+    title and a line that repeats the byline). ``elements``: ``list(doc.root.iter())`` when the caller has
+    it (``Document.copy`` makes it)."""
+    head = _Head(doc, url, elements)
     site = head.first("site_name")
     title_raw = head.first("title")
     lang = head.first("lang")

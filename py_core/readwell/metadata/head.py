@@ -17,11 +17,14 @@ def unescape_once(s: str) -> str:
     return html_lib.unescape(s) if _ENTITY.search(s) else s
 
 
-def elements_by_tag(doc: Document, tags: frozenset[str]) -> dict[str, list[Element]]:
+def elements_by_tag(
+    doc: Document, tags: frozenset[str], elements: list[Element] | None = None
+) -> dict[str, list[Element]]:
     """Every element of the document whose tag is in ``tags``, by tag, in document order: one walk serves
-    the head readers that would each walk the whole page (``meta_map``, ``jsonld_objects``, headings)."""
+    the head readers that would each walk the whole page (``meta_map``, ``jsonld_objects``, headings).
+    ``elements``: ``list(doc.root.iter())`` when the caller has it."""
     found: dict[str, list[Element]] = {t: [] for t in tags}
-    for e in doc.root.iter():
+    for e in doc.root.iter() if elements is None else elements:
         if e.tag in tags:
             found[e.tag].append(e)
     return found
