@@ -318,3 +318,23 @@ def test_copy_index_with_repeated_ids_keeps_document_order() -> None:
     want = doc.by_id()
     assert want[0].tag == "div"
     assert index.keys() == want.keys() and all(index[k] is want[k] for k in want)
+
+
+@pytest.mark.parametrize("fx", [pytest.param(fx, id=fx.name) for fx in FIXTURES[:60]])
+def test_remembered_css_paths_equal_fresh_ones(fx: fixturelib.Fixture) -> None:
+    """The removal log remembers each original element's CSS path and builds a path from its parent's: asked
+    for every element in shuffled order (descendants before and after their ancestors), each path equals a
+    fresh ``css_path``."""
+    import random
+
+    doc = parse_html(fx.data)
+    elements = list(doc.root.iter())
+    random.Random(fx.name).shuffle(elements)
+    cache: dict[int, dict[int, tuple[int, int]]] = {}
+    paths: dict[int, str] = {}
+    for el in elements:
+        assert css_path(el, cache, paths) == css_path(el), el
+    detached = Element("div")
+    p = Element("p")
+    detached.append(p)
+    assert css_path(p, {}, {}) == css_path(p) == "div > p"

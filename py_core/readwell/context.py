@@ -120,6 +120,7 @@ class Context:
     _path_cache: dict[int, dict[int, tuple[int, int]]] = field(
         default_factory=dict
     )  # the origin never changes
+    _origin_css_paths: dict[int, str] = field(default_factory=dict)  # id(element) → its path, ditto
     _pending_unwraps: list[Element] = field(default_factory=list)  # logged, spliced by ``flush_unwraps``
     _pending_ids: set[int] = field(default_factory=set)
     _stats: dict[int, Stat] | None = None  # ``measure(_stats_root)``, see ``Context.measure``
@@ -177,7 +178,7 @@ class Context:
                 self._origin_paths = self.origin.by_id()
             orig = self._origin_paths.get(el.nid)
             if orig is not None:
-                return dom.css_path(orig, self._path_cache)
+                return dom.css_path(orig, self._path_cache, self._origin_css_paths)
         self.flush_unwraps()  # a path in the working tree must see every unwrap logged before it
         return dom.css_path(el)
 

@@ -450,10 +450,18 @@ def _nth_of_type(el: Element, cache: dict[int, dict[int, tuple[int, int]]] | Non
     return table[id(el)]
 
 
-def css_path(el: Element, cache: dict[int, dict[int, tuple[int, int]]] | None = None) -> str:
+def css_path(
+    el: Element,
+    cache: dict[int, dict[int, tuple[int, int]]] | None = None,
+    paths: dict[int, str] | None = None,
+) -> str:
     """A CSS path that locates ``el`` in its document (``#id`` anchors when ids are unique-looking).
 
-    Pass the same ``cache`` dict for many paths in one unchanged tree (the removal log does)."""
+    Pass the same ``cache`` dict for many paths in one unchanged tree (the removal log does), and ``paths``
+    to remember each element's path there too: a path is its parent's path and one step (or an anchor), so
+    the log's entries, mostly siblings and cousins, each cost one step instead of a climb to ``<html>``."""
+    if paths is not None:
+        return _css_path_remembered(el, cache, paths)
     parts: list[str] = []
     cur: Element | None = el
     while cur is not None and cur.tag not in ("#document",):
@@ -472,6 +480,44 @@ def css_path(el: Element, cache: dict[int, dict[int, tuple[int, int]]] | None = 
         parts.append(seg)
         cur = cur.parent
     return " > ".join(reversed(parts))
+
+
+def _css_path_step(cur: Element, cache: dict[int, dict[int, tuple[int, int]]] | None) -> tuple[str, bool]:
+    """(``cur``'s part of a ``css_path``, whether the path starts there), as ``css_path``'s loop makes it."""
+    if cur.tag == "html":
+        return "html", True
+    ident = cur.attrs.get("id", "")
+    if ident and ident.replace("-", "").replace("_", "").isalnum() and not ident[0].isdigit():
+        return f"{cur.tag}#{ident}", True
+    seg = cur.tag
+    if cur.parent is not None:
+        nth, count = _nth_of_type(cur, cache)
+        if count > 1:
+            seg += f":nth-of-type({nth})"
+    return seg, cur.parent is None or cur.parent.tag == "#document"
+
+
+def _css_path_remembered(
+    el: Element, cache: dict[int, dict[int, tuple[int, int]]] | None, paths: dict[int, str]
+) -> str:
+    """``css_path(el, cache)`` from the remembered path of its nearest ancestor that has one."""
+    chain: list[tuple[Element, str]] = []  # el and ancestors without a remembered path, deepest first
+    cur: Element | None = el
+    prefix = ""
+    while cur is not None and cur.tag != "#document":
+        known = paths.get(id(cur))
+        if known is not None:
+            prefix = known
+            break
+        seg, starts = _css_path_step(cur, cache)
+        chain.append((cur, seg))
+        if starts:
+            break
+        cur = cur.parent
+    for node, seg in reversed(chain):
+        prefix = f"{prefix} > {seg}" if prefix else seg
+        paths[id(node)] = prefix
+    return prefix
 
 
 class Document:
