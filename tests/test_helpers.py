@@ -443,3 +443,19 @@ def test_complete_metadata_reuses_a_byline_read_for_the_same_root_only() -> None
     assert complete_metadata(head, doc, root, root, None).byline == "Ann Example"
     assert complete_metadata(head, doc, root, root, None, (root, "Known Reading")).byline == "Known Reading"
     assert complete_metadata(head, doc, root, root, None, (other, "Known Reading")).byline == "Ann Example"
+
+
+def test_byline_start_is_the_start_of_byline_text() -> None:
+    """``body_byline`` skips a candidate whose first characters cannot start a "By A. Writer" line; that
+    check must be the start of ``BYLINE_TEXT`` (same words, same flags), or it would skip real bylines."""
+    from readwell.metadata.body import BYLINE_START, BYLINE_START_CHARS
+    from readwell.rules import BYLINE_TEXT
+
+    assert BYLINE_TEXT.pattern.startswith(r"^\s*" + BYLINE_START.pattern[:-2] + r"\s+")
+    assert BYLINE_START.flags == BYLINE_TEXT.flags
+    words = BYLINE_START.pattern[1:-3].split("|")
+    assert max(len(w) for w in words) + 1 <= BYLINE_START_CHARS
+    for text in ["By Ann Example", "door Jan de Vries", "DI Maria Rossi", "dı Mario", "bY  x y", "Byline x"]:
+        norm = " ".join(text.split())
+        full = BYLINE_TEXT.match(norm) is not None
+        assert not full or BYLINE_START.match(norm[:BYLINE_START_CHARS]), text

@@ -7,6 +7,8 @@ card that is another ``<article>``: related-post cards carry their own dates and
 
 from __future__ import annotations
 
+import re
+
 from ..dom import Document, Element, normalize_space
 from ..rules import BYLINE_TEXT, BYLINE_TOKENS, tokens_of
 from .bylines import clean_byline
@@ -20,6 +22,11 @@ CARD_TOKENS = frozenset(
 NEAR_LEVELS = 3  # a body value must share an ancestor with the root at most this many levels above it
 MAX_BYLINE_CHARS = 100  # a longer "byline" element is a bio box or a paragraph
 BYLINE_LINE_TAGS = frozenset({"p", "span", "div", "address", "a", "strong", "em", "small"})
+# How a "By A. Writer" line (``BYLINE_TEXT``) must start: checked on the first characters of a candidate's
+# text before its first 100 are read (most candidates fail here). A normalized text has no leading space, so
+# the longest start ("door ") is within them; a test keeps this in step with ``BYLINE_TEXT``.
+BYLINE_START = re.compile(r"(by|von|par|por|door|di|av)\s", re.I)
+BYLINE_START_CHARS = 6
 MIN_EXCERPT_CHARS = 40  # a shorter first paragraph is a dateline or a caption, not the lede
 MAX_EXCERPT_CHARS = 200
 
@@ -68,6 +75,8 @@ def body_byline(doc: Document, root: Element | None) -> str | None:
             continue
         if any(isinstance(c, Element) and c.tag in ("p", "div") for c in el.children):
             continue
+        if not BYLINE_START.match(el.text_start(BYLINE_START_CHARS)):
+            continue  # cannot match BYLINE_TEXT below
         # The whole normalized text when it is shorter than the limit; a longer text is cut there (and then
         # fails the length test): a big block's text is never joined just to learn it is too long.
         text = el.text_start(MAX_BYLINE_CHARS)
