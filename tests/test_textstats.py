@@ -30,6 +30,19 @@ def test_collapse_space_matches_the_whitespace_pattern() -> None:
         assert collapse_space(s) == ws.sub(" ", s), repr(s)
     prose = "A sentence of single spaces, as most text nodes are."
     assert collapse_space(prose) is prose
+    curly = "A quote’s curly apostrophe – and a dash: non-ASCII, still one space at a time."
+    assert collapse_space(curly) is curly
+    for s in ["", " ", "\n   ", "\u00a0", "a\u2028b", "  x  ", "x\u3000y", "a\u200bb"]:
+        assert collapse_space(s) == ws.sub(" ", s), repr(s)
+
+
+def test_every_whitespace_character_but_the_space_is_unprintable() -> None:
+    """``collapse_space`` trusts ``str.isprintable`` to reveal any whitespace but the space: true of every
+    code point in this Python's Unicode database."""
+    import sys
+
+    printable_space = [c for c in range(sys.maxunicode + 1) if chr(c).isspace() and chr(c).isprintable()]
+    assert printable_space == [0x20]
 
 
 def test_word_count_and_has_units_match_their_definitions() -> None:

@@ -264,20 +264,18 @@ def normalize_space(s: str) -> str:
 
 
 _WS_RUN = re.compile(r"\s+")
-# The ASCII whitespace that ``\s`` matches besides a single space (``str.isspace``: tab, LF, VT, FF, CR and
-# the four separators 0x1C-0x1F), and a run of two spaces.
-_ASCII_WS_NOT_ONE_SPACE = ("  ", "\n", "\t", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
 
 
 def collapse_space(s: str) -> str:
     """``s`` with each whitespace run as one space (``re.sub(r"\\s+", " ", s)``, ends kept). Most text nodes
-    already are (ASCII, single spaces): a few substring checks prove it, where the substitution would
-    replace every space by a space (the renderers do this for every text of the article)."""
-    if s.isascii():
-        for w in _ASCII_WS_NOT_ONE_SPACE:
-            if w in s:
-                return _WS_RUN.sub(" ", s)
+    already are, or are whitespace only: two C-level checks prove it, where the substitution would replace
+    every space by a space (the renderers do this for every text of the article). Every whitespace
+    character but the space is unprintable (``str.isprintable``: Unicode separators and controls; a test
+    checks all code points), so a printable text without two spaces in a row has no run to collapse."""
+    if "  " not in s and s.isprintable():
         return s
+    if s.isspace():
+        return " "
     return _WS_RUN.sub(" ", s)
 
 
