@@ -55,3 +55,17 @@ def test_word_count_and_has_units_match_their_definitions() -> None:
         assert has_units(text, least) == (text_units(text) >= least)
     spaced = " " * 10_000 + "x" * 100  # the prefix is blank: the whole text decides
     assert has_units(spaced, 50) and not has_units(spaced, 101)
+
+
+def test_strip_controls_changes_no_printable_text() -> None:
+    """``strip_controls`` returns a printable text as it is: no character it drops or rewrites (C0/C1
+    controls, DEL, surrogates, CR, form feed) is printable, on every code point."""
+    import sys
+
+    from readwell.render_html import _CONTROL, strip_controls
+
+    touched = [c for c in range(sys.maxunicode + 1) if _CONTROL.match(chr(c)) or chr(c) in "\r\x0c"]
+    assert not any(chr(c).isprintable() for c in touched)
+    for s in ["plain", "tab\there", "a\x1b[2Jb", "cr\r\nlf", "ff\x0cx", "nbsp\u00a0x", "s\ud800"]:
+        want = _CONTROL.sub("", s.replace("\r\n", "\n").replace("\r", "\n").replace("\x0c", " "))
+        assert strip_controls(s) == want, repr(s)

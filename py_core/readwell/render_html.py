@@ -24,6 +24,8 @@ BLOCKS_NEWLINE = frozenset(
 
 def strip_controls(s: str) -> str:
     """``s`` without control characters; CR and form feed become a newline and a space."""
+    if s.isprintable():  # every character this changes is unprintable (controls, surrogates, CR, FF)
+        return s
     if not _CONTROL.search(s) and "\r" not in s and "\x0c" not in s:
         return s
     return _CONTROL.sub("", s.replace("\r\n", "\n").replace("\r", "\n").replace("\x0c", " "))
