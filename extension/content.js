@@ -42,19 +42,22 @@
     const pyOpts = { ...options, url: location.href };
     let siteRoot = null;
     let notice = null;
-    if (!pyOpts.selector && options.useSiteRoot !== false) {
-      // site_roots.js may be absent when a caller injects the content files itself (benchmark): no remembered root
-      const entry = RW.siteRoots ? await RW.siteRoots.forUrl(location.href).catch(() => null) : null;
-      if (entry && matchesHere(entry.selector)) {
-        pyOpts.selector = entry.selector;
-        siteRoot = entry;
-      } else if (entry) {
-        notice = staleNotice(entry);
-      }
-    }
+    // The remembered root is read from chrome.storage (a round trip to the browser process) while the page is
+    // serialized: the snapshot does not depend on it. site_roots.js may be absent when a caller injects the
+    // content files itself (benchmark): no remembered root.
+    const lookup = !pyOpts.selector && options.useSiteRoot !== false && RW.siteRoots
+      ? RW.siteRoots.forUrl(location.href).catch(() => null) : null;
     const t1 = performance.now();
     const snap = RW.reader.uncovered(() => RW.snapshot());
     const t2 = performance.now();
+    const entry = lookup ? await lookup : null;
+    if (entry && matchesHere(entry.selector)) {
+      pyOpts.selector = entry.selector;
+      siteRoot = entry;
+    } else if (entry) {
+      notice = staleNotice(entry);
+    }
+    const t2b = performance.now();
     let got;
     try {
       got = await runEngine(snap, pyOpts, options.engine);
@@ -70,8 +73,14 @@
     const result = JSON.parse(got.json);
     // where the time went (benchmark): remembered root lookup, snapshot, engine (Python in the engine
     // document), the rest of the round trip to it (messages), parsing the reply
-    const phases = { siteRoot: t1 - t0, snapshot: t2 - t1, engine: got.ms, transfer: t3 - t2 - (got.ms || 0),
+    const phases = { siteRoot: t1 - t0 + t2b - t2, snapshot: t2 - t1, engine: got.ms,
+      transfer: t3 - t2b - (got.ms || 0),
       parse: performance.now() - t3 };
+    if (got.receivedAt) {
+      const origin = performance.timeOrigin;
+      phases.toEngine = got.receivedAt - (origin + t2b);
+      phases.fromEngine = origin + t3 - got.repliedAt;
+    }
     return { result, nodes: snap.nodes, stages: got.stages, snapshotMs: snap.ms, nodeCount: snap.count,
       engine: got.engine, siteRoot, notice, phases };
   }
@@ -89,16 +98,20 @@
       }
     }
     const reply = await askEngine({ snapshot: snap.json, options: pyOpts });
-    return { json: reply.json, stages: reply.stages, engine, ms: reply.ms };
+    return { json: reply.json, stages: reply.stages, engine, ms: reply.ms, receivedAt: reply.receivedAt,
+      repliedAt: reply.repliedAt };
   }
 
   // The engine document answers this script directly: one message hop each way instead of two through the
   // service worker (each hop copies the snapshot, 100-200 KB on real pages, ~4 ms). When the document is not
   // there (not created yet, closed, crashed), the service worker creates it and passes the request on.
+  // It listens on a long-lived port (messages.js portClient: no new channel per request, and the snapshot
+  // goes to that document only, not to the service worker as well).
   const NOT_REACHED = /receiving end does not exist|could not establish connection|message port closed/i;
+  const engineRequest = RW.messages.portClient(ADDRESSES.offscreen);
   async function askEngine(fields) {
     try {
-      return await send(ADDRESSES.offscreen, 'extract', fields, { timeoutMs: TIMEOUT_MS });
+      return await engineRequest('extract', fields, { timeoutMs: TIMEOUT_MS });
     } catch (err) {
       if (!err.noReply && !NOT_REACHED.test(err.message)) throw err; // the engine's own error
     }

@@ -46,6 +46,7 @@ function keepWarm() {
 
 /** options: an object; the engine passes on the keys readwell knows. The stage names come along for the overlay. */
 async function extract(snapshot, options) {
+  const receivedAt = performance.timeOrigin + performance.now();
   firstExtractAt ??= Date.now();
   pending++;
   try {
@@ -59,7 +60,7 @@ async function extract(snapshot, options) {
       throw new Error(shortError(err));
     }
     runs++;
-    return { json, ms: performance.now() - t0, loadMs: engine.loadMs, fromSnapshot: engine.fromSnapshot,
+    return { json, ms: performance.now() - t0, receivedAt, repliedAt: performance.timeOrigin + performance.now(), loadMs: engine.loadMs, fromSnapshot: engine.fromSnapshot,
       stages: engine.stages };
   } finally {
     pending--;
@@ -183,3 +184,5 @@ const handlers = {
 };
 
 RW.messages.listen(RW.messages.ADDRESSES.offscreen, handlers);
+// content scripts send their snapshots over a long-lived port (messages.js portClient)
+RW.messages.servePorts(RW.messages.ADDRESSES.offscreen, { extract: handlers.extract });

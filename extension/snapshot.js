@@ -36,13 +36,14 @@
     return el.shadowRoot || null;
   }
 
-  /** The attributes as {name: value}. getAttributeNames + getAttribute make no Attr node per attribute (what
+  /** The attributes as {name: value}, or null for none. getAttributeNames + getAttribute make no Attr node per attribute (what
    * el.attributes[i] does). What only setAttributeNS can make (two attributes with one qualified name, an
    * upper-case name on an HTML element, which getAttribute does not find) takes the el.attributes path, as
    * before (the last of equal names wins). */
   function attributesOf(el) {
-    const attrs = {};
     const names = el.getAttributeNames();
+    if (names.length === 0) return null;
+    const attrs = {};
     for (let i = 0; i < names.length; i++) {
       const name = names[i];
       const value = el.getAttribute(name);
@@ -130,12 +131,12 @@
       nodes.set(id, el);
       const attrs = { 'data-readwell-iframe': el.getAttribute('src') || '' };
       for (const name of FRAME_ATTRS) if (el.hasAttribute(name)) attrs[name] = el.getAttribute(name);
-      const node = { t: 'div', id, a: attrs, c: [] };
+      const node = { t: 'div', id, a: attrs };
       if (withLayout && layoutScope) {
         const l = layoutFor(el, 'div', frame);
         if (l) node.l = l;
       }
-      out.c.push(node);
+      addChild(out, node);
       const r = el.getBoundingClientRect();
       const cs = frame.win.getComputedStyle(el);
       const inner = { ox: frame.ox + r.left + el.clientLeft + (parseFloat(cs.paddingLeft) || 0),
@@ -158,18 +159,19 @@
       const id = nextId++;
       nodes.set(id, el);
       const attrs = attributesOf(el);
-      const node = { t: tag, id, a: attrs, c: [] };
+      const node = { t: tag, id };
+      if (attrs) node.a = attrs;
       if (ns !== 'html') node.ns = ns;
       if (withLayout && layoutScope && !isContent
         && (ns === 'html' ? !NO_LAYOUT.has(tag) : tag === 'svg' || tag === 'math')) {
         const l = layoutFor(el, tag, frame);
         if (l) node.l = l;
       }
-      out.c.push(node);
+      addChild(out, node);
       const sr = shadowOf(el, tag);
       if (sr) {
-        const tpl = { t: 'template', id: nextId++, a: { shadowrootmode: 'open' }, c: [] };
-        node.c.push(tpl);
+        const tpl = { t: 'template', id: nextId++, a: { shadowrootmode: 'open' } };
+        addChild(node, tpl);
         pushChildren(sr, tpl, depth + 1, layoutScope, isContent, frame);
       }
       if (tag === 'template' && ns === 'html' && el.content) {
@@ -178,6 +180,11 @@
         // inside svg/math only the root carries layout
         pushChildren(el, node, depth + 1, layoutScope && ns === 'html' && tag !== 'head', isContent, frame);
       }
+    };
+    // An element's "a" (attributes) and "c" (children) are left out when empty (from_snapshot reads a missing
+    // key as empty): less JSON to make, send and parse, and no empty dict and list per element in Python.
+    const addChild = (out, child) => {
+      if (out.c) out.c.push(child); else out.c = [child];
     };
     const pushChildren = (parent, out, depth, layoutScope, isContent, frame) => {
       for (let k = parent.lastChild; k; k = k.previousSibling) work.push([k, out, depth, layoutScope, isContent, frame]);
@@ -192,13 +199,13 @@
         case 1: visitElement(n, out, depth, layoutScope, isContent, frame); break;
         case 3: case 4: {
           const c = out.c;
-          if (c.length && typeof c[c.length - 1] === 'string') c[c.length - 1] += n.data;
-          else c.push(n.data);
+          if (c && typeof c[c.length - 1] === 'string') c[c.length - 1] += n.data;
+          else addChild(out, n.data);
           break;
         }
         case 8: {
           const mark = n.data.trim();
-          if (MARKS.has(mark)) out.c.push({ t: 'rw-boundary', id: nextId++, a: { 'data-mark': mark }, c: [] });
+          if (MARKS.has(mark)) addChild(out, { t: 'rw-boundary', id: nextId++, a: { 'data-mark': mark } });
           break;
         }
         default: break;

@@ -85,8 +85,9 @@ def from_snapshot(snap: dict[str, Any]) -> Document:
     """Build a Document from the extension's snapshot.
 
     Format: nodes are ``{"t": tag, "id": n, "ns": "html|svg|math", "a": {attrs}, "c": [children],
-    "l": {layout}}`` for elements, plain strings for text; shadow roots arrive as ``template`` children with
-    ``shadowrootmode``. Node ids are the adapter's (they map back to live elements).
+    "l": {layout}}`` for elements (``a`` and ``c`` left out when empty), plain strings for text; shadow
+    roots arrive as ``template`` children with ``shadowrootmode``. Node ids are the adapter's (they map back
+    to live elements).
 
     One pass, nodes linked directly (they are new: no detaching as in ``Element.append``) and made without
     ``__init__`` chains, as ``dom.clone`` does: this runs on every extension command, under Pyodide. The stack
