@@ -13,8 +13,10 @@ pre-warm.
 
 Pages: the bundled example fixture and the four median-sized real pages of shared/benchmarks/scrapinghub when
 present. Warm runs also print where the time went (content.js phases: remembered-root lookup, snapshot, engine
-(Python in the engine document), the message round trip to it, reading the reply, showing the reader; "sw"
-is what the service worker's side adds). Needs `make build`.
+(Python in the engine document), the message round trip to it (toEngine / fromEngine: the way there and
+back), reading the reply, showing the reader; "sw" is what the service worker's side adds) and "painted": the
+command until the first frame with the reader has been painted (the page's style and layout work included;
+"article shown" ends when the reader is in the DOM). Needs `make build`.
 """
 
 from __future__ import annotations
@@ -45,6 +47,10 @@ PAGE_ENGINE = """async (tab) => { const t0 = performance.now();
   const r = await chrome.tabs.sendMessage(tab,
     { to: 'content', cmd: 'extract', options: { engine: 'page' } });
   return { ms: performance.now() - t0, engine: r.value ? r.value.engine : r.error }; }"""
+# command -> the first frame with the reader painted (the page's style and layout work included), read from
+# the content script once the command has returned
+PAINTED = """async (tab) => (await chrome.scripting.executeScript({ target: { tabId: tab },
+  func: () => globalThis.__readwell.content.painted }))[0].result"""
 READABILITY_RUN = """() => { const t0 = performance.now();
   const a = new Readability(document.cloneNode(true)).parse();
   return { ms: performance.now() - t0, found: !!a, chars: a ? a.textContent.length : 0 }; }"""
@@ -67,7 +73,7 @@ def longest(page) -> float:
 
 
 STATUS = "async () => self.readwell.status()"
-PHASES = ("siteRoot", "snapshot", "engine", "transfer", "parse", "show")
+PHASES = ("siteRoot", "snapshot", "engine", "transfer", "toEngine", "fromEngine", "parse", "show")
 
 
 def cold_run(pw, srv, path: str, delay_s: float, ext: Path) -> dict:
@@ -171,6 +177,8 @@ def main(argv=None) -> int:
                 for path in order[1:] if r == 0 else order:
                     tid = open_(path)
                     w = sw.evaluate(READER, tid)
+                    # the service worker's side, then the content script's time to the painted frame
+                    w["painted_ms"] = w["ms"] - w["inner"] + sw.evaluate(PAINTED, tid)
                     w["longest_task_ms"] = longest(page)
                     w["page"] = path
                     w["readability"] = readability()
@@ -210,6 +218,7 @@ def main(argv=None) -> int:
         "readability_ms_median": round(statistics.median(rd), 1) if rd else None,
         "readability_ms_max": round(max(rd), 1) if rd else None,
         "warm_vs_readability": round(statistics.median(warm_ms) / statistics.median(rd), 1) if rd else None,
+        "warm_painted_ms_median": round(statistics.median([w["painted_ms"] for w in report["warm"]])),
         "warm_snapshot_ms_median": round(statistics.median([w["snapshotMs"] for w in report["warm"]]), 1),
         "warm_phase_ms_median": {k: round(statistics.median(v), 1) for k, v in phases.items() if v},
     }
@@ -236,6 +245,7 @@ def main(argv=None) -> int:
             f"  {'unwarmed' if w is report['cold'] else 'warm'} {w['page']:<12} {w['ms']:7.0f} ms  "
             f"longest task {w['longest_task_ms']:5.0f} ms  snapshot {w.get('snapshotMs') or 0:5.1f} ms  "
             f"engine {(w.get('phases') or {}).get('engine') or 0:6.1f} ms  "
+            f"painted {w.get('painted_ms') or 0:5.0f} ms  "
             f"| Readability.js {rdb.get('ms', float('nan')):6.1f} ms"
         )
     for k, v in summary.items():

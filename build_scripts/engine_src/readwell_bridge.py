@@ -90,13 +90,20 @@ def extract_json(html, options_json=None):
 
 def extract_snapshot_json(snapshot_json, options_json=None):
     """The extension's live-DOM snapshot (one JSON string from its content script) through
-    readwell.adapters.from_snapshot (readwell.extract on a dict); the result as the CLI's JSON."""
+    readwell.adapters.from_snapshot (readwell.extract on a dict); the result as the CLI's JSON.
+
+    The cyclic collector is paused for the whole call, as readwell.extract pauses it for its own run
+    (readwell.gc_pause says why): decoding the snapshot makes a dict, a list and strings per element, all
+    alive until the tree is built, and each 2,000 of them started a collection that found nothing
+    (3-7% of a warm call on the extension benchmark's pages, Node, interleaved)."""
     import readwell
+    from readwell import gc_pause
 
     opts = _options(options_json)
     url = opts.pop("url", None)
-    result = readwell.extract(json.loads(snapshot_json), url=url, **opts)
-    return json.dumps(result.to_dict(), ensure_ascii=False)
+    with gc_pause.paused():
+        result = readwell.extract(json.loads(snapshot_json), url=url, **opts)
+        return json.dumps(result.to_dict(), ensure_ascii=False)
 
 
 def readerable_json(html, options_json=None):
