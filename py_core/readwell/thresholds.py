@@ -60,6 +60,9 @@ DIV_PARAGRAPH_DIRECT_UNITS = 80  # a div with this much direct text beside block
 # A table cell's own text beside blocks is a paragraph only when one run of it (between <br>s) is that long:
 # a cell of dates or names beside links has as much direct text, in many short runs (news or comment lists).
 CELL_PARAGRAPH_RUN_UNITS = 80
+# A candidate's article-ish class/id bonus (+25) is scaled by its text up to this many units: a one-line
+# author box named ``field-content`` outscored short link-rich posts (a headline and a byline are shorter).
+NAMED_CANDIDATE_MIN_UNITS = 150
 
 # --- refining the top candidate (select_root.find_root) -----------------------------------------------------
 STRONG_RANKS = 5  # the runners-up considered when looking for a split article

@@ -38,6 +38,7 @@ from ..thresholds import (
     LIST_ITEM_MIN_MARKS,
     MAX_PROPAGATION_LEVEL,
     MEDIA_MAX_LINK_DENSITY,
+    NAMED_CANDIDATE_MIN_UNITS,
     PARAGRAPH_MIN_UNITS,
     PROMO_MAX_UNITS,
     PROSE_MAX_LINK_DENSITY,
@@ -170,6 +171,11 @@ def score_candidates(body: Element, stats: dict[int, Stat] | None = None) -> Sco
             scores[anc.nid] += content / div
             level += 1
     for nid in scores:
+        weight = class_weight(elements[nid])
+        if weight > 0 and stats[nid].units < NAMED_CANDIDATE_MIN_UNITS:
+            # A name says "article" (``field-content``, ``entry``), but a line of text cannot be the article
+            # on its name alone: the bonus grows with the text, so a short post outscores a named line.
+            scores[nid] -= weight * (1 - stats[nid].units / NAMED_CANDIDATE_MIN_UNITS)
         scores[nid] *= 1 - stats[nid].link_density
     return Scoring(scores, elements, stats, prose, body_elements)
 
