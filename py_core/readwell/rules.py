@@ -89,6 +89,9 @@ COMMENT_TOKENS = frozenset(
     }
 )
 MAYBE_TOKENS = frozenset("and article body column content main shadow story post entry".split())
+# The heading of an author's box ("About me", "About the author"): such a block is never the article
+# (select_root._bio_box), unless the page itself is about them.
+BIO_HEADING = re.compile(r"^(about (me|the author|the blogger|this blog|us)|(the )?author)\W*$", re.I)
 
 UNLIKELY_ROLES = frozenset(
     "menu menubar complementary navigation alert alertdialog dialog banner contentinfo search".split()

@@ -20,7 +20,7 @@ from ..context import BEST_SCORE_NOTE, ROOT_BEST, SCORE, SELECTOR, Context
 from ..dom import Element, Text, detach, normalize_space
 from ..errors import InputError
 from ..measure import Stat, measure
-from ..rules import COMMENT_TOKENS, MAYBE_TOKENS, PROMO_TEXT, tokens_of
+from ..rules import BIO_HEADING, COMMENT_TOKENS, MAYBE_TOKENS, PROMO_TEXT, tokens_of
 from ..selectors import select
 from ..signals import SKIP_TAGS, UNLIKELY_TAGS, article_holders, class_weight, hidden_reason, is_unlikely
 from ..textstats import text_units
@@ -116,9 +116,10 @@ class Scoring:
         return [self.elements[n] for n in sorted(self.scores, key=lambda n: self.scores[n], reverse=True)]
 
 
-def score_candidates(body: Element, stats: dict[int, Stat] | None = None) -> Scoring:
+def score_candidates(body: Element, stats: dict[int, Stat] | None = None, title: str = "") -> Scoring:
     """Readability's paragraph-to-ancestor propagation, with prose units per element alongside; ``stats``
-    is ``measure(body)`` when the caller has it."""
+    is ``measure(body)`` when the caller has it, ``title`` the page's title (see ``_bio_box``)."""
+    title = normalize_space(title).lower()
     stats = measure(body) if stats is None else stats
     body_units = stats[body.nid].units
     body_paragraphs = stats[body.nid].paragraphs
@@ -134,7 +135,7 @@ def score_candidates(body: Element, stats: dict[int, Stat] | None = None) -> Sco
             continue
         if el is not body and (
             is_unlikely(el, stats, body_units, holders, body_paragraphs)
-            or (el.nid not in holders and _comment_compound(el))
+            or (el.nid not in holders and (_comment_compound(el) or _bio_box(el, title)))
         ):
             continue
         kids = [c for c in el.children if isinstance(c, Element)]
@@ -193,6 +194,20 @@ def _comment_compound(el: Element) -> bool:
     if toks & COMMENT_TOKENS or toks & MAYBE_TOKENS:
         return False
     return any("comment" in t and "commentar" not in t for t in toks)
+
+
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
+def _bio_box(el: Element, title: str) -> bool:
+    """A block headed "About me" / "About the author" is the author's box beside the article: a blogger's
+    profile can be longer than a short post and outscore it. Not on the page that is about them (the
+    heading is in the page's title: an "About me" page)."""
+    kids = el.element_children
+    if not kids or kids[0].tag not in HEADING_TAGS:
+        return False
+    heading = normalize_space(kids[0].text())
+    return bool(BIO_HEADING.match(heading)) and heading.lower() not in title
 
 
 def _has_block_child(el: Element) -> bool:
@@ -354,7 +369,10 @@ REFINEMENTS = Refinements(_split_article, _parent_container, _join_chunks, _sect
 
 def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None, Scoring, set[int]]:
     """Return (root candidate, scoring, ids of siblings to join); refinements are noted on ``ctx``."""
-    sc = score_candidates(body, ctx.measure(body) if ctx is not None else None)
+    if ctx is None:
+        sc = score_candidates(body)
+    else:
+        sc = score_candidates(body, ctx.measure(body), ctx.meta.title or "")
     if not sc.scores:
         return None, sc, set()
     top = sc.ranked()[0]
