@@ -87,6 +87,7 @@ LOOKALIKES: dict[str, tuple[str, str]] = {
     "gallery-counter": ("text-patterns-lookalike", "3 of 12 shelves in the back room are kep"),
     "posted-date-line": ("text-patterns-lookalike", "Updated rules for borrowing came into fo"),
     "published-date-line": ("text-patterns-lookalike", "Published in the village magazine, the o"),
+    "post-metadata-line": ("text-patterns-lookalike", "This post was posted from the library's o"),
     "[hidden]": ("hidden-and-tiny-lookalike", "Until-found text is revealed by searching"),
     "[style*=display:none]": ("hidden-and-tiny-lookalike", "the last crossing leaves at dusk in winter"),
     "[style*=visibility:hidden]": ("hidden-and-tiny-lookalike", "life jackets hang under every bench"),

@@ -600,6 +600,15 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             "date line",
         ),
         (
+            # Blog templates' line under a post (WordPress's default theme and its many copies): when it was
+            # posted, where it is filed, how to follow the replies. Only with those template parts: a post
+            # may well say "This post was posted from my phone".
+            "post-metadata-line",
+            r"^(this (entry|post) was posted\b.{0,200}\b(filed under|categori[sz]ed in|tagged)\b.{0,250}|"
+            r"you can follow any responses to this (entry|post) through\b.{0,300})$",
+            "post metadata line",
+        ),
+        (
             "published-date-line",
             r"^(this (article|story|post) (was|is) (originally )?(published|updated)|updated|"
             r"published)\b.{0,60}$",
