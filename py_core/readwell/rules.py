@@ -480,7 +480,7 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
         ),
         (
             "newsletter-inbox",
-            r"^(get|receive)\b.{0,60}\b(newsletter|delivered to your inbox|in your inbox)\b.{0,160}$",
+            r"^(to )?(get|receive)\b.{0,80}\b(newsletter|delivered to your inbox|in your inbox)\b.{0,160}$",
             "newsletter ask",
         ),
         (
@@ -518,7 +518,12 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             r"\s*[:»›]?\s*.{0,160}|(see more|don'?t miss|watch)(\s*[:»›|]\s*.{0,160})?)$",
             "related-story prompt",
         ),
-        ("like-this-story", r"^like this (story|article|post)\?.{0,80}$", "share prompt"),
+        (
+            "like-this-story",
+            r"^(like this (story|article|post)\?.{0,80}|if you (enjoyed|liked) this (story|article|post),? "
+            r"(please |why not |then )?(consider|share|subscrib|leav|follow|sign)\b.{0,200})$",
+            "share prompt",
+        ),
         (
             "read-also-prompt",
             r"^\(?(leggi anche|lesen sie auch|mehr zum thema|lire aussi|à lire aussi|leia também|veja também|"
@@ -541,8 +546,10 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
         ("citation-disclaimer", r"^(citation|disclaimer)\s*:.{0,400}$", "citation or disclaimer boilerplate"),
         (
             "copyright-notice",
-            r"^this (document|article|material|story|content) (is subject to copyright|"
-            r"may not be (re)?published)\b.{0,300}$",
+            r"^(this (document|article|material|story|content) (is subject to copyright|"
+            r"may not be (re)?published)\b.{0,300}|"
+            # a newspaper's reprint terms under every article ("... governed by our Subscriber Agreement")
+            r"this copy is for your personal,? non-?commercial use\b.{0,360})$",
             "copyright notice",
         ),
         (
