@@ -501,7 +501,12 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             "call to action",
         ),
         ("follow-us", r"^follow us( on)?\b.{0,120}$", "social follow prompt"),
-        ("copyright-line", r"^(all rights reserved|copyright\b|©).{0,200}$", "copyright line"),
+        # "(c) 2008, The Herald." and "(© 2008 The Agency. All Rights Reserved. ...)" are the same line
+        (
+            "copyright-line",
+            r"^\(?(all rights reserved|copyright\b|©|\(c\)\s*\d{4}\b).{0,200}$",
+            "copyright line",
+        ),
         ("all-rights-reserved", r"^.{0,120}\ball rights reserved\.?$", "copyright line"),
         (
             "advertisement-label",
