@@ -13,6 +13,7 @@ from ..dom import NON_TEXT, Element, Node, Text, nodes_after, normalize_space
 from ..measure import Stat
 from ..metadata import normalize_date
 from ..rules import (
+    BIO_HEADING,
     COMMENT_TOKENS,
     THREAD_AUTHOR_LINE,
     THREAD_HEADING,
@@ -24,6 +25,7 @@ from ..rules import (
 from ..signals import match_exact, match_partial
 from ..textstats import text_units
 from ..thresholds import (
+    BIO_BOX_MAX_UNITS,
     MOST_OF_ROOT_NAMED,
     THREAD_EMPTY_TAIL_UNITS,
     THREAD_HEADING_MAX_UNITS,
@@ -45,6 +47,7 @@ def run(ctx: Context) -> None:
     stats = ctx.measure(root)
     found: list[tuple[Element, str, str, str]] = []
     root_units = stats[root.nid].units
+    title = normalize_space(ctx.meta.title or "").lower()
     stack = [c for c in root.children if isinstance(c, Element)]
     stack.reverse()
     while stack:
@@ -66,9 +69,25 @@ def run(ctx: Context) -> None:
         if partial is not None:
             found.append((el, PARTIAL, partial.id, partial.reason))
             continue
+        if headed_bio_box(el, stats[el.nid], title):
+            found.append((el, PARTIAL, "author-bio", "author bio box (by its heading)"))
+            continue
         stack.extend(reversed([c for c in el.children if isinstance(c, Element)]))
     for el, kind, rule, reason in found:
         ctx.remove(el, kind, rule, reason)
+
+
+def headed_bio_box(el: Element, st: Stat, title: str) -> bool:
+    """A short block headed "About the author" / "About me" (``rules.BIO_HEADING``) inside the root: the
+    author's box under the post, named by its heading where its class says nothing (``guestauthor``).
+    Not on a page about them (the heading is in the title), and not a long block (an essay)."""
+    if el.tag not in ("div", "section", "aside") or st.units > BIO_BOX_MAX_UNITS:
+        return False
+    kids = el.element_children
+    if not kids or kids[0].tag not in _HEADINGS:
+        return False
+    heading = normalize_space(kids[0].text())
+    return bool(BIO_HEADING.match(heading)) and heading.lower() not in title
 
 
 # Elements that can be a thread's heading (an anchor's or a container's name counts whatever its tag).
