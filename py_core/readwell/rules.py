@@ -621,6 +621,14 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             "post metadata line",
         ),
         (
+            # a blog's trackback box: its heading and the line before the ping address (the address and
+            # the trackbacks listed under it are left: dragnet-dev's gold keeps them on some blogs)
+            "trackback-label",
+            r"^(trackbacks?(\s*\(\d+\))?|trackback url( for this (entry|post))?\s*:?|"
+            r"the ur[il] to trackback this (entry|post) is\s*:?|trackbacks are closed\b.{0,60})$",
+            "trackback label",
+        ),
+        (
             "published-date-line",
             r"^(this (article|story|post) (was|is) (originally )?(published|updated)|updated|"
             r"published)\b.{0,60}$",
