@@ -16,7 +16,7 @@ from typing import Any
 
 from . import adapters, deadline, gc_pause, metadata
 from .context import BEST_SCORE_NOTE, ROOT_BEST, ROOT_RULES, Context, LogEntry, PageMeta
-from .dom import Document, Element, css_path, release
+from .dom import Document, Element, css_path, normalize_space, release
 from .errors import InputError
 from .fetch import fetch
 from .measure import Stat, measure
@@ -26,9 +26,13 @@ from .pipeline import STAGE_NAMES, run_stages, stage_names
 from .readerable import Readerable, readerable_of
 from .render_html import serialize
 from .render_markdown import front_matter, to_markdown, to_text
+from .rules import TITLE_SEPARATORS
 from .sanitize import bleach_final, sanitize_tree
 from .textstats import has_units, text_units, word_count
 from .thresholds import (
+    POST_MAX_LINK_DENSITY,
+    POST_MIN_UNITS,
+    POST_TITLE_MIN_WORDS,
     RETRY_MIN_CHARS_FACTOR,
     WHOLE_PAGE_MAX_LINK_DENSITY,
     WHOLE_PAGE_MIN_SHARE,
@@ -280,6 +284,8 @@ def _article_of(ctx: Context, opts: Options) -> _Article:
         return _Article(False, work_root, original_root)
     st = measure(work_root)[work_root.nid]  # one measure for both verdicts
     least = min_article_units(work_root, opts, ctx.origin, st)
+    if POST_MIN_UNITS <= st.units < least and _titled_post(original_root, ctx.meta.title, st):
+        least = POST_MIN_UNITS
     if not _has_article(work_root, opts, least, st):
         return _Article(False, work_root, original_root)
     t0 = time.perf_counter()
@@ -394,6 +400,40 @@ def _has_article(root: Element, opts: Options, least: int | None = None, st: Sta
     if opts.selector:
         return st.units > 0 or st.images > 0
     return st.units >= (opts.min_article_chars if least is None else least) and st.link_density < 0.6
+
+
+_TITLE_HEADINGS = ("h1", "h2", "h3")
+
+
+def _titled_post(root: Element | None, title: str | None, st: Stat) -> bool:
+    """A short root right after the page's own headline (an ``<h1>``-``<h3>`` whose text is the page's
+    title or its part before or after a separator, among the two elements before the root, its parent or
+    its grandparent; a section page's "All crafts" under "Example Crafts: all crafts" is not) is the post,
+    below ``min_article_chars``: a photo or craft post with one or two lines of text. A line inside a
+    root that merely *contains* the headline is not enough: a wrapper whose post text was removed
+    leaves a sidebar line ("you can also like my page") there. ``st`` is the root's (working) measure:
+    a sentence of prose, few links."""
+    if root is None or not title or not st.marks or st.link_density > POST_MAX_LINK_DENSITY:
+        return False
+    title = normalize_space(title).lower()
+    names = {title, *(p.strip() for p in TITLE_SEPARATORS.split(title))}
+
+    def headline(el: Element) -> bool:
+        if el.tag not in _TITLE_HEADINGS:
+            return False
+        text = normalize_space(el.text()).lower()
+        return text in names and len(text.split()) >= POST_TITLE_MIN_WORDS
+
+    cur = root
+    for _ in range(3):  # or right before the root, or before the root's parent or grandparent
+        if cur.parent is None:
+            return False
+        sibs = cur.parent.element_children
+        i = sibs.index(cur)
+        if any(headline(h) for prev in sibs[max(0, i - 2) : i] for h in prev.iter()):
+            return True
+        cur = cur.parent
+    return False
 
 
 def min_article_units(root: Element, opts: Options, origin: Document | None, st: Stat | None = None) -> int:

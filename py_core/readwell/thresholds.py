@@ -123,3 +123,8 @@ RETRY_MIN_CHARS_FACTOR = 3
 WHOLE_PAGE_MIN_SHARE = 0.9
 WHOLE_PAGE_MIN_UNITS = 60
 WHOLE_PAGE_MAX_LINK_DENSITY = 0.3
+# extract._titled_post: a short root right after the page's own headline is the post when it has this much
+# text (a photo or craft post's line of text; the near-empty floor otherwise is min_article_chars) ...
+POST_MIN_UNITS = 40
+POST_MAX_LINK_DENSITY = 0.3  # ... and few links (a line of links under a headline is navigation)
+POST_TITLE_MIN_WORDS = 3  # a post's headline has a few words; "Archive", "All crafts" name a section
