@@ -94,9 +94,6 @@ START_LINES = 8  # lines read at the top of the root: headline, kicker, byline, 
 START_PROSE_UNITS = 200  # the first line this long is the article's prose: the top ends there
 BYLINE_LINE_MAX_WORDS = 8  # words besides the name on a byline line ("By X, AP Business Writer 47 minutes
 # ago" has 6); a sentence naming the author has more ("X, who covers the harbour, wrote from the quay ...")
-# remove_by_pattern: an inline element alone on its line (between <br>s) is judged like a block up to this
-# length: dates, credits and copyright lines are shorter; a longer line is a paragraph written with <br>s
-OWN_LINE_MAX_CHARS = 160
 
 # --- a trailing teaser block (remove_by_pattern.remove_trailing_teasers) ------------------------------------
 TEASER_TAIL_LINK_DENSITY = 0.6  # what follows the heading is mostly links (headlines), not sentences

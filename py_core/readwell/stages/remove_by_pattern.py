@@ -19,7 +19,6 @@ from ..textstats import BLOCK_TAGS as LAYOUT_BLOCKS
 from ..textstats import headed_by_link, led_by_link, text_units
 from ..thresholds import (
     BYLINE_LINE_MAX_WORDS,
-    OWN_LINE_MAX_CHARS,
     START_LINES,
     START_PROSE_UNITS,
     TEASER_TAIL_LINK_DENSITY,
@@ -519,25 +518,5 @@ def _standalone(el: Element, by_line: bool = True) -> bool:
         # A label between blocks (a gallery counter beside an image and a caption), not a phrase in prose:
         # the parent has no text of its own and holds blocks.
         own_text = any(isinstance(c, Text) and c.data.strip() for c in par.children)
-        return (not own_text and _has_block_kids(par)) or _own_line(el)
+        return not own_text and _has_block_kids(par)
     return True
-
-
-_LINE_ENDS = frozenset({"br", "hr"})
-
-
-def _own_line(el: Element) -> bool:
-    """``el`` is a short line of its own in its parent: only line breaks (``<br>``, ``<hr>``), blocks or
-    the parent's edges on either side (a date or a copyright line at the foot of a story written with
-    ``<br>``s), not a phrase between words. Not a link (a "Read more" or source link line is the
-    link rules' call, and dragnet-dev's gold keeps them) and not a long line, which is a paragraph of
-    such a story (``OWN_LINE_MAX_CHARS``)."""
-    par = el.parent
-    if par is None or el.tag == "a" or len(_text_within(el, OWN_LINE_MAX_CHARS + 1)) > OWN_LINE_MAX_CHARS:
-        return False
-    kids = [c for c in par.children if not (isinstance(c, Text) and not c.data.strip())]
-    i = next(n for n, c in enumerate(kids) if c is el)
-    return all(
-        n is None or (isinstance(n, Element) and (n.tag in _LINE_ENDS or n.tag in LAYOUT_BLOCKS))
-        for n in (kids[i - 1] if i > 0 else None, kids[i + 1] if i + 1 < len(kids) else None)
-    )
