@@ -621,10 +621,11 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             "post metadata line",
         ),
         (
-            # a blog's trackback box: its heading and the line before the ping address (the address and
-            # the trackbacks listed under it are left: dragnet-dev's gold keeps them on some blogs)
+            # a blog's trackback box: the line before the ping address (the address, the trackbacks listed
+            # under it and a bare "trackback" link in a post's footer row are left: dragnet-dev's gold keeps
+            # them on some blogs)
             "trackback-label",
-            r"^(trackbacks?(\s*\(\d+\))?|trackback url( for this (entry|post))?\s*:?|"
+            r"^(trackbacks?\s*\(\d+\)|trackback url( for this (entry|post))?\s*:?|"
             r"the ur[il] to trackback this (entry|post) is\s*:?|trackbacks are closed\b.{0,60})$",
             "trackback label",
         ),
