@@ -283,9 +283,7 @@ def _article_of(ctx: Context, opts: Options) -> _Article:
     if work_root is None:
         return _Article(False, work_root, original_root)
     st = measure(work_root)[work_root.nid]  # one measure for both verdicts
-    least = min_article_units(work_root, opts, ctx.origin, st)
-    if POST_MIN_UNITS <= st.units < least and _titled_post(original_root, ctx.meta.title, st):
-        least = POST_MIN_UNITS
+    least = min_article_units(work_root, opts, ctx.origin, st, original_root, ctx.meta.title)
     if not _has_article(work_root, opts, least, st):
         return _Article(False, work_root, original_root)
     t0 = time.perf_counter()
@@ -436,9 +434,18 @@ def _titled_post(root: Element | None, title: str | None, st: Stat) -> bool:
     return False
 
 
-def min_article_units(root: Element, opts: Options, origin: Document | None, st: Stat | None = None) -> int:
+def min_article_units(
+    root: Element,
+    opts: Options,
+    origin: Document | None,
+    st: Stat | None = None,
+    original: Element | None = None,
+    title: str | None = None,
+) -> int:
     """The text units the article needs: ``min_article_chars``, or a sentence's worth when the root holds
-    the whole page's text and that text is a sentence of prose.
+    the whole page's text and that text is a sentence of prose, or ``POST_MIN_UNITS`` when the root is a
+    short post right after the page's own headline (``_titled_post``; ``original`` is the root's element
+    in ``origin``, ``title`` the page's title).
 
     The floor is there so that navigation and a few words ("Welcome to our site.") are not an article; a
     page whose only content is one short paragraph (a note, a stub, a test page) has nothing else to show,
@@ -450,6 +457,8 @@ def min_article_units(root: Element, opts: Options, origin: Document | None, st:
         return least
     if st is None:
         st = measure(root)[root.nid]
+    if POST_MIN_UNITS <= st.units < least and _titled_post(original, title, st):
+        return POST_MIN_UNITS
     if not WHOLE_PAGE_MIN_UNITS <= st.units < least or not st.marks:
         return least
     if st.link_density > WHOLE_PAGE_MAX_LINK_DENSITY:
