@@ -637,6 +637,23 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
         ),
     )
 )
+# A site's legal notice ending the article (remove_by_pattern.remove_closing_notice): a copyright line, an
+# "All rights reserved" line, the wire services' "may not be published, broadcast, rewritten or
+# redistributed", a trade mark notice, the terms-of-use reminder. Matched against one line (up to <br> or a
+# block edge), not a block: old templates put it after the last paragraph in the same cell or <div>, or join
+# two notices with <br>. "All rights reserved" in the middle of a longer line ("... All rights reserved. See
+# the site info page. Product details may change ...") is a note the gold keeps; the notice ends with it.
+LEGAL_NOTICE = re.compile(
+    # "Copyright" starts notices and sentences ("Copyright law protects ..."): a notice has a year, a mark or
+    # "reserved", or is the word and a capitalized name ("Copyright Example News Network")
+    r"^(\(?\s*(©|\(c\)|copyright\b|all rights reserved)(?=.*(\b(19|20)\d\d\b|©|\(c\)|reserved)).{0,300}"
+    r"|\(?\s*(copyright|©|\(c\))(\s+(?-i:[A-Z])[\w&.,'-]*){1,6}"
+    r"|.{0,120}\ball rights reserved\b[.)]?"
+    r"|.{0,160}\bmay not be (re)?published, broadcast, rewritten,? or redistributed\b.{0,100}"
+    r"|.{0,160}\bis a (registered )?trade ?mark of\b.{0,120}"
+    r"|.{0,60}\b(use of this (web ?)?site constitutes acceptance|before using this (web ?)?site)\b.{0,200})$",
+    re.I,
+)
 MAX_PATTERN_BLOCK = 420  # characters: longer blocks are prose, never boilerplate by pattern
 
 # Promotional text with low link density (Readability keeps it): commercial imperatives in a short block.

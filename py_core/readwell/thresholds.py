@@ -100,6 +100,10 @@ TEASER_TAIL_LINK_DENSITY = 0.6  # what follows the heading is mostly links (head
 TEASER_TAIL_MIN_LINKS = 2  # a list of headlines, not one "read more" link
 TEASER_TAIL_MIN_CARDS = 3  # ... or this many cards led by a headline link, each with a line of summary
 TEASER_TAIL_MAX_SHARE = 0.3  # of the root's text: more is an article section, whatever its heading says
+NOTICE_MIN_BEFORE_UNITS = 600  # a legal notice ends an article only after this much text (not a short page)
+NOTICE_TAIL_MAX_UNITS = (
+    400  # what follows the notice to the end of the root: a footer line or two, no section
+)
 
 # --- plugin objects (resolve_deferred._object_fallbacks) ----------------------------------------------------
 # A plugin object's fallback is moved out beside it only when it holds a sentence of text (a video's

@@ -9,16 +9,27 @@ a paragraph of prose never match.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ..context import TEXT, Context
 from ..dom import NON_TEXT, Element, Node, Text, nodes_after, normalize_space
 from ..metadata import normalize_date
 from ..metadata.body import body_byline
-from ..rules import BYLINE_TEXT, INLINE_TAGS, MAX_PATTERN_BLOCK, TEASER_HEADING, TEXT_RULES, Rule
+from ..rules import (
+    BYLINE_TEXT,
+    INLINE_TAGS,
+    LEGAL_NOTICE,
+    MAX_PATTERN_BLOCK,
+    TEASER_HEADING,
+    TEXT_RULES,
+    Rule,
+)
 from ..textstats import BLOCK_TAGS as LAYOUT_BLOCKS
 from ..textstats import headed_by_link, led_by_link, text_units
 from ..thresholds import (
     BYLINE_LINE_MAX_WORDS,
+    NOTICE_MIN_BEFORE_UNITS,
+    NOTICE_TAIL_MAX_UNITS,
     START_LINES,
     START_PROSE_UNITS,
     TEASER_TAIL_LINK_DENSITY,
@@ -210,6 +221,7 @@ def run(ctx: Context) -> None:
     remove_trailing_teasers(
         ctx, root
     )  # first: the heading alone is also a "related" prompt for the rules below
+    remove_closing_notice(ctx, root)  # before the block rules: they would take the notice but leave its tail
     found: list[tuple[Element, str, str]] = []
     byline = ctx.meta.byline
     seen: dict[str, Element] = {}
@@ -314,6 +326,67 @@ def remove_trailing_teasers(ctx: Context, root: Element) -> None:
         return
 
 
+def root_lines(root: Element) -> list[list[Text]]:
+    """Every line of the root in document order: the text nodes of one run of inline content between block
+    boundaries and ``<br>``s. The text of code and preformatted blocks is one line each."""
+    lines: list[list[Text]] = [[]]
+    stack: list[Node | None] = list(reversed(root.children))
+    while stack:
+        n = stack.pop()
+        if n is None or isinstance(n, Element) and (n.tag in LAYOUT_BLOCKS or n.tag == "br"):
+            if lines[-1]:
+                lines.append([])
+            if isinstance(n, Element) and n.tag != "br":
+                stack.append(None)  # the block's end is a boundary too
+                if n.tag == "pre":
+                    lines[-1].extend(t for t in n.iter_nodes() if isinstance(t, Text) and t.data.strip())
+                    stack.append(None)
+                else:
+                    stack.extend(reversed(n.children))
+        elif isinstance(n, Text):
+            if n.data.strip():
+                lines[-1].append(n)
+        elif isinstance(n, Element) and n.tag not in NON_TEXT:
+            stack.extend(reversed(n.children))
+    return [ln for ln in lines if ln]
+
+
+def remove_closing_notice(ctx: Context, root: Element) -> None:
+    """A site's legal notice closing the article (``rules.LEGAL_NOTICE``: "Copyright 2008 X. All rights
+    reserved.", "This material may not be published, broadcast, rewritten or redistributed.") and the little
+    that follows it to the end of the root (the site's terms line, a page counter, a disclaimer).
+
+    Old news templates print the notice in the article's own cell or ``<div>``, after a ``<br>``, where no
+    block rule can take it without the article. Only a line after ``NOTICE_MIN_BEFORE_UNITS`` of text and
+    with at most ``NOTICE_TAIL_MAX_UNITS`` after it: a copyright line at the top (a title's "© 2003 X") or
+    one followed by a section of text stays, as does one in code or a data table.
+    """
+    lines = root_lines(root)
+    texts = [normalize_space(" ".join(t.data for t in ln)) for ln in lines]
+    units = [text_units(t) for t in texts]
+    after = sum(units)
+    before = 0
+    for line, text, n in zip(lines, texts, units, strict=True):
+        after -= n
+        if (
+            after <= NOTICE_TAIL_MAX_UNITS
+            and before >= NOTICE_MIN_BEFORE_UNITS
+            and len(text) <= MAX_PATTERN_BLOCK
+            and LEGAL_NOTICE.match(text)
+            and not any(ctx.is_protected(t.parent) for t in line if t.parent is not None)
+        ):
+            last = _line_top(line[-1], root, {id(t) for t in line})
+            tail = nodes_after(last, root)  # type: ignore[arg-type]  # (a Text's siblings are as good)
+            _remove_line(ctx, root, line, "closing-legal-notice", "legal notice ending the article")
+            for node in tail:
+                if node.parent is not None and (
+                    isinstance(node, Element) or isinstance(node, Text) and node.data.strip()
+                ):
+                    ctx.remove(node, TEXT, "closing-legal-notice", "page footer after the legal notice")
+            return
+        before += n
+
+
 def teaser_cards(els: list[Element]) -> bool:
     """The elements after a related-stories heading are cards, each a headline link with a line of summary
     (sentences lower their link density, so density alone keeps them): at least ``TEASER_TAIL_MIN_CARDS``
@@ -386,21 +459,26 @@ def remove_byline_line_at_start(ctx: Context, root: Element, byline: str) -> Non
         return
 
 
-def _remove_line(ctx: Context, root: Element, line: list[Node], rule: str, reason: str) -> None:
+def _remove_line(ctx: Context, root: Element, line: Sequence[Node], rule: str, reason: str) -> None:
     """Remove one line of ``start_lines``: its nodes and the inline elements holding only them."""
     ids = {id(t) for t in line if isinstance(t, Text)}
     for node in line:
         if node.parent is None:
             continue
-        top = node
-        while (
-            top.parent is not None
-            and top.parent is not root
-            and top.parent.tag not in LAYOUT_BLOCKS
-            and all(id(t) in ids for t in top.parent.iter_nodes() if isinstance(t, Text) and t.data.strip())
-        ):
-            top = top.parent
-        ctx.remove(top, TEXT, rule, reason)
+        ctx.remove(_line_top(node, root, ids), TEXT, rule, reason)
+
+
+def _line_top(node: Node, root: Element, ids: set[int]) -> Node:
+    """``node``'s highest inline ancestor below ``root`` holding only text of the line (``ids``)."""
+    top = node
+    while (
+        top.parent is not None
+        and top.parent is not root
+        and top.parent.tag not in LAYOUT_BLOCKS
+        and all(id(t) in ids for t in top.parent.iter_nodes() if isinstance(t, Text) and t.data.strip())
+    ):
+        top = top.parent
+    return top
 
 
 LEAF_BREAKERS = frozenset(
