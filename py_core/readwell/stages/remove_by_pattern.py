@@ -277,6 +277,7 @@ def run(ctx: Context) -> None:
         ctx.meta.body_byline = (origin_root, byline)
     if byline:
         remove_byline_line_at_start(ctx, root, byline)
+    remove_timestamp_lines_at_start(ctx, root)
 
 
 _HEADING_LIKE = frozenset({"h2", "h3", "h4", "h5", "h6", "p", "div", "strong", "b", "span", "dt"})
@@ -457,6 +458,46 @@ def remove_byline_line_at_start(ctx: Context, root: Element, byline: str) -> Non
             return  # a block of its own: the block rules above judge it
         _remove_line(ctx, root, line, "byline-line-at-start", "the byline repeated at the top of the article")
         return
+
+
+# A clock time (10:46, 11:31:01, 1530 Hrs) and a relative time ("1 hour, 40 minutes ago"): what a page's
+# template stamps, which an author does not write above the story.
+_CLOCK = re.compile(r"\b\d{1,2}[:.]\d\d\b|\b\d{4} hrs\b", re.I)
+_AGO = re.compile(r"^.{0,70}\b\d+ (minutes?|hours?|mins?|hrs?)(,? \d+ (minutes?|mins?))? ago$", re.I)
+_STAMP_WORDS = re.compile(
+    r"(?i)\b(posted|online|published|updated|created|on|at|am|pm|a\.m|p\.m|hrs|[a-z]{2,3}|\d+(st|nd|rd|th))\b"
+    r"|[|·•,:.\-–—]"
+)
+
+
+def timestamp_line(text: str) -> bool:
+    """A date with a time of day ("Posted on: December 28, 2007 10:57 PST", "2007-12-30 14:49:00.0") and at
+    most three other long words, or a line ending in a relative time ("By X, Staff Writer 42 minutes ago").
+
+    A date alone ("Monday, November 1, 2012", "For Immediate Release: Nov. 6, 2012") is not one: dragnet-dev's
+    and readability-dev's golds keep such lines above blog posts and press releases, l3s-gn1's drop them."""
+    t = text.strip(" |·•-–—,")
+    if not t or len(t) > 90:
+        return False
+    if _AGO.match(t):
+        return True
+    if not _CLOCK.search(t) or not normalize_date(t):
+        return False
+    return len(_LONG_WORDS.findall(_STAMP_WORDS.sub(" ", t))) <= 3
+
+
+def remove_timestamp_lines_at_start(ctx: Context, root: Element) -> None:
+    """Timestamp lines (``timestamp_line``) among the first lines of the root, before its first line of
+    prose: a block of their own in a table cell or ``<font>`` (which the date-line rule leaves) or a line
+    of a larger block, ended by ``<br>``."""
+    for line in start_lines(root):
+        texts = [t for t in line if isinstance(t, Text)]
+        if timestamp_line(normalize_space(" ".join(t.data for t in texts))) and not any(
+            ctx.is_protected(t.parent) for t in texts if t.parent is not None
+        ):
+            _remove_line(
+                ctx, root, line, "timestamp-line-at-start", "the page's time stamp above the article"
+            )
 
 
 def _remove_line(ctx: Context, root: Element, line: Sequence[Node], rule: str, reason: str) -> None:
