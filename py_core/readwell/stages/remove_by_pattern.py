@@ -460,19 +460,29 @@ def remove_byline_line_at_start(ctx: Context, root: Element, byline: str) -> Non
         return
 
 
-# A clock time (10:46, 11:31:01, 1530 Hrs) and a relative time ("1 hour, 40 minutes ago"): what a page's
-# template stamps, which an author does not write above the story.
-_CLOCK = re.compile(r"\b\d{1,2}[:.]\d\d\b|\b\d{4} hrs\b", re.I)
+# A clock time (10:46, 11:31:01, 7.40pm, 1530 Hrs) and a relative time ("1 hour, 40 minutes ago"): what a
+# page's template stamps, which an author does not write above the story.
+_CLOCK = re.compile(r"\b\d{1,2}:\d\d\b|\b\d{1,2}\.\d\d\s*([ap]\.?m\b)|\b\d{4} hrs\b", re.I)
+_DAY = re.compile(
+    r"\b\d{1,4}[/.-]\d{1,2}([/.-]\d{2,4})?\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b\.?",
+    re.I,
+)
+# a byline with its time ("Posted by X - Friday, October 26, 2012 at 5:15:00 PM"): dragnet-dev's blog golds
+# keep these (the "ago" form above is the wire services', which l3s-gn1's golds drop)
+_BY = re.compile(r"\bby\b", re.I)
+STAMP_MAX_WORDS = 2  # "The Associated Press"; "The meeting starts at 10:30 on ..." has three
 _AGO = re.compile(r"^.{0,70}\b\d+ (minutes?|hours?|mins?|hrs?)(,? \d+ (minutes?|mins?))? ago$", re.I)
 _STAMP_WORDS = re.compile(
-    r"(?i)\b(posted|online|published|updated|created|on|at|am|pm|a\.m|p\.m|hrs|[a-z]{2,3}|\d+(st|nd|rd|th))\b"
-    r"|[|·•,:.\-–—]"
+    r"(?i)\b(posted|online|published|updated|created|on|at|am|pm|a\.m|p\.m|hrs|[a-z]{2,3}|\d+(st|nd|rd|th)|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|june|july|august|"
+    r"september|october|november|december)\b|[|·•,:.\-–—]"
 )
 
 
 def timestamp_line(text: str) -> bool:
-    """A date with a time of day ("Posted on: December 28, 2007 10:57 PST", "2007-12-30 14:49:00.0") and at
-    most three other long words, or a line ending in a relative time ("By X, Staff Writer 42 minutes ago").
+    """A date with a time of day ("Posted on: December 28, 2007 10:57 PST", "2007-12-30 14:49:00.0",
+    "1/14/2008, 8:34 a.m. EST") with at most three other long words, or a line ending in a relative time
+    ("By X, Staff Writer 42 minutes ago").
 
     A date alone ("Monday, November 1, 2012", "For Immediate Release: Nov. 6, 2012") is not one: dragnet-dev's
     and readability-dev's golds keep such lines above blog posts and press releases, l3s-gn1's drop them."""
@@ -481,23 +491,36 @@ def timestamp_line(text: str) -> bool:
         return False
     if _AGO.match(t):
         return True
-    if not _CLOCK.search(t) or not normalize_date(t):
+    if not _CLOCK.search(t) or not _DAY.search(t) or _BY.search(t):
         return False
-    return len(_LONG_WORDS.findall(_STAMP_WORDS.sub(" ", t))) <= 3
+    return len(_LONG_WORDS.findall(_STAMP_WORDS.sub(" ", t))) <= STAMP_MAX_WORDS
 
 
 def remove_timestamp_lines_at_start(ctx: Context, root: Element) -> None:
     """Timestamp lines (``timestamp_line``) among the first lines of the root, before its first line of
     prose: a block of their own in a table cell or ``<font>`` (which the date-line rule leaves) or a line
-    of a larger block, ended by ``<br>``."""
+    of a larger block, ended by ``<br>``. A stamp is plain text: a line with a link in it ("... 9:04 PM /
+    <a>News</a>", a section or author link) is a meta row, which dragnet-dev's golds keep."""
     for line in start_lines(root):
         texts = [t for t in line if isinstance(t, Text)]
-        if timestamp_line(normalize_space(" ".join(t.data for t in texts))) and not any(
-            ctx.is_protected(t.parent) for t in texts if t.parent is not None
+        if (
+            timestamp_line(normalize_space(" ".join(t.data for t in texts)))
+            and not any(ctx.is_protected(t.parent) for t in texts if t.parent is not None)
+            and not any(_in_link(t, root) for t in texts)
         ):
             _remove_line(
                 ctx, root, line, "timestamp-line-at-start", "the page's time stamp above the article"
             )
+
+
+def _in_link(node: Node, root: Element) -> bool:
+    """``node`` is inside an ``<a>`` below ``root``."""
+    for a in node.ancestors():
+        if a is root:
+            return False
+        if a.tag == "a":
+            return True
+    return False
 
 
 def _remove_line(ctx: Context, root: Element, line: Sequence[Node], rule: str, reason: str) -> None:
