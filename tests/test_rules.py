@@ -72,6 +72,7 @@ LOOKALIKES: dict[str, tuple[str, str]] = {
     "advertisement-label": ("text-patterns-lookalike", "Advertisement boards in the porch were t"),
     "related-story-prompt": ("text-patterns-lookalike", "Watch the noticeboard in the porch close"),
     "like-this-story": ("text-patterns-lookalike", "Like this post's author, most volunteers"),
+    "post-navigation": ("text-patterns-lookalike", "Previous stories in this newsletter told how"),
     "read-also-prompt": ("text-patterns-lookalike", "The French edition of the village histor"),
     "author-contact": ("text-patterns-lookalike", "Write to the county before the end of Ja"),
     "follow-on-network": ("text-patterns-lookalike", "Follow the lane past the school to reach"),

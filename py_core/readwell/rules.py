@@ -530,6 +530,14 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             "share prompt",
         ),
         (
+            # links to the neighbouring stories of a news site or a blog: "Previous story: X", "Previous: X |
+            # Next: Y", a blog's "« X | Main | Y »". A bare "Next:" starts a recipe's step, so it stays.
+            "post-navigation",
+            r"^((previous|next|prev|older|newer) (story|article|post|entry)\s*[:»›].{1,160}"
+            r"|previous\s*:.{1,160}\|\s*next\s*:.{1,160}|«.{1,160}\|\s*main\s*\|.{1,160})$",
+            "links to the previous and next stories",
+        ),
+        (
             "read-also-prompt",
             r"^\(?(leggi anche|lesen sie auch|mehr zum thema|lire aussi|à lire aussi|leia também|veja também|"
             r"lea también|vea también|lees ook|czytaj też|читайте также)\b.{0,200}$",
