@@ -20,7 +20,7 @@ from .dom import Document, Element, css_path, normalize_space, release
 from .errors import InputError
 from .fetch import fetch
 from .measure import Stat, measure
-from .options import OPTION_NAMES, Options
+from .options import FORMAT_KEYS, FORMATS, OPTION_NAMES, Options
 from .parse import parse_html, read_file
 from .pipeline import STAGE_NAMES, run_stages, stage_names
 from .readerable import Readerable, readerable_of
@@ -86,9 +86,10 @@ class Result:
     favicon: str | None = None
     word_count: int = 0
     reading_minutes: int = 0
-    content_html: str = ""
-    markdown: str = ""
-    text: str = ""
+    # None: a format the caller left out of ``formats`` (not rendered; not in ``to_dict()``)
+    content_html: str | None = ""
+    markdown: str | None = ""
+    text: str | None = ""
     root: str | None = None
     removals: list[LogEntry] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
@@ -102,6 +103,9 @@ class Result:
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {k: getattr(self, k) for k in JSON_KEYS}
+        for key in FORMAT_KEYS.values():
+            if d[key] is None:
+                del d[key]
         d["readerable"] = self.readerable.to_dict()
         if self.timeout:
             d["status"] = "timeout"
@@ -130,6 +134,8 @@ def make_options(url: str | None, options: dict[str, Any]) -> Options:
             values[f.name] = _COERCE.get(str(f.type), lambda v: v)(value)
         except (TypeError, ValueError):
             raise InputError(f"option {f.name} must be {f.type}, got {value!r}") from None
+    if "formats" in values:
+        values["formats"] = _formats(values["formats"])
     if "deadline_ms" in values:
         values["deadline_ms"] = _deadline_ms(values["deadline_ms"])
     opts = Options(url=url, **values)
@@ -137,6 +143,17 @@ def make_options(url: str | None, options: dict[str, Any]) -> Options:
     if bad:
         raise InputError(f"unknown stage(s): {', '.join(bad)}; stages are: {', '.join(STAGE_NAMES)}")
     return opts
+
+
+def _formats(value: Any) -> tuple[str, ...]:
+    """The ``formats`` option as a tuple of known names (one name may be given as a string)."""
+    names = (value,) if isinstance(value, str) else value
+    if not isinstance(names, list | tuple | set | frozenset) or not all(isinstance(n, str) for n in names):
+        raise InputError(f"formats must be a list of format names, not {value!r}")
+    bad = [n for n in names if n not in FORMAT_KEYS]
+    if bad:
+        raise InputError(f"unknown format(s): {', '.join(bad)}; formats are: {', '.join(FORMATS)}")
+    return tuple(n for n in FORMATS if n in names)
 
 
 def _deadline_ms(value: Any) -> float:
@@ -263,7 +280,8 @@ def extract_owned(doc: Document, opts: Options) -> Result:
 
 @dataclass
 class _Article:
-    """One pipeline run's article: the rendered outputs, or ``found`` False."""
+    """One pipeline run's article: the rendered outputs, or ``found`` False. The text is always rendered (the
+    verdict and the word count read it); HTML and Markdown only when ``opts.formats`` asks for them."""
 
     found: bool
     work_root: Element | None
@@ -291,9 +309,14 @@ def _article_of(ctx: Context, opts: Options) -> _Article:
     t1 = time.perf_counter()
     # A list's items need their list: a root that is a list is rendered with its own tag (an ordered list
     # keeps its numbers in HTML as it does in Markdown); any other root's tag is a wrapper.
-    html = bleach_final(serialize(work_root, include_self=work_root.tag in LIST_ROOT_TAGS))
+    wanted = opts.formats
+    html = (
+        bleach_final(serialize(work_root, include_self=work_root.tag in LIST_ROOT_TAGS))
+        if "html" in wanted
+        else ""
+    )
     text = to_text(work_root)
-    md = to_markdown(work_root)
+    md = to_markdown(work_root) if "markdown" in wanted else ""
     words = word_count(text)
     found = has_units(text, least) or (words > 0 and opts.selector is not None)
     return _Article(
@@ -343,7 +366,7 @@ def _extract_document(doc: Document, opts: Options) -> Result:
         ctx.meta.body_byline,  # remove_by_pattern's reading of the same page, if any
     )
     html, md, text, words = (art.html, art.md, art.text, art.words) if found else ("", "", "", 0)
-    if found and opts.front_matter:
+    if found and opts.front_matter and "markdown" in opts.formats:
         md = (
             front_matter(
                 {
@@ -374,9 +397,9 @@ def _extract_document(doc: Document, opts: Options) -> Result:
         url=opts.url,
         word_count=words,
         reading_minutes=math.ceil(words / WORDS_PER_MINUTE) if words else 0,
-        content_html=html,
-        markdown=md,
-        text=text,
+        content_html=html if "html" in opts.formats else None,
+        markdown=md if "markdown" in opts.formats else None,
+        text=text if "text" in opts.formats else None,
         root=css_path(art.original_root) if (found and art.original_root is not None) else None,
         removals=list(ctx.log),
         timings=timings,

@@ -12,6 +12,10 @@ import argparse
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+# The outputs ``extract`` can render, by name, and the result attribute (JSON key) each one fills.
+FORMAT_KEYS: dict[str, str] = {"html": "content_html", "markdown": "markdown", "text": "text"}
+FORMATS: tuple[str, ...] = tuple(FORMAT_KEYS)
+
 # Field metadata keys: "group" (what the option is about), "help" (one line, also the CLI help), "cli"
 # (argparse keyword arguments for ``readwell extract``; absent: not a flag of its own).
 
@@ -60,6 +64,14 @@ class Options:
             "cli": {"action": "store_true"},
         },
     )
+    formats: tuple[str, ...] = field(
+        default=FORMATS,
+        metadata={
+            "group": "outputs",
+            "help": "the outputs to render (html, markdown, text; default all): a caller that shows one "
+            "skips the others' rendering; the others are absent from the result (None, not in the JSON)",
+        },
+    )
     debug: bool = field(
         default=False,
         metadata={
@@ -93,6 +105,12 @@ class Options:
         object.__setattr__(self, "selector", self.selector or None)
         disable = self.disable
         object.__setattr__(self, "disable", (disable,) if isinstance(disable, str) else tuple(disable or ()))
+        formats = self.formats
+        object.__setattr__(
+            self,
+            "formats",
+            (formats,) if isinstance(formats, str) else tuple(FORMATS if formats is None else formats),
+        )
 
 
 # Options given as keywords (``extract(html, url=..., **options)``): every field but the URL.
