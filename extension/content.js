@@ -166,14 +166,9 @@
   }
 
   /** The reader's "Copy Markdown": the clip (front matter from the options page's template, then the article)
-   * to the clipboard, announced in the reader's live region. The reader asked readwell for its HTML only
-   * (READER_FORMATS): the Markdown is rendered on the first copy (same page, same options) and kept. */
-  async function copyMarkdown(result, options) {
+   * to the clipboard, announced in the reader's live region. */
+  async function copyMarkdown(result) {
     try {
-      if (result.markdown == null) {
-        const again = await extractHere({ ...options, formats: ['markdown'] });
-        result.markdown = again.result.markdown || '';
-      }
       const { clipTemplate } = await chrome.storage.local.get('clipTemplate').catch(() => ({}));
       const savedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
       const text = RW.clip.note(result, pageMeta(), savedAt, clipTemplate);
@@ -202,21 +197,14 @@
     overlay: () => toggleOverlay({}),
   };
 
-  // What the reader asks readwell to render: it shows the HTML (word count and reading time come with every
-  // result); rendering the Markdown too cost every view time under Pyodide (render is ~2.3x CPython there).
-  // Copy Markdown renders its Markdown when clicked; saves run their own extraction.
-  const READER_FORMATS = ['html'];
-
   async function toggleReader(msg) {
     if (RW.reader.isOpen() && msg.force !== true) { RW.reader.hide(); return { open: false }; }
     RW.overlay.hide();
     const t0 = performance.now();
     RW.reader.prepare(msg.css);
-    const options = { formats: READER_FORMATS, ...(msg.options || {}) };
-    const { result, snapshotMs, engine, notice, phases } = await extractHere(options);
+    const { result, snapshotMs, engine, notice, phases } = await extractHere(msg.options || {});
     const t1 = performance.now();
-    const shown = await RW.reader.show(result, msg.css,
-      { ...actions, copy: () => copyMarkdown(result, msg.options || {}) },
+    const shown = await RW.reader.show(result, msg.css, { ...actions, copy: () => copyMarkdown(result) },
       notice);
     phases.show = performance.now() - t1;
     // when the first frame with the reader has been painted (benchmark: build_scripts/bench_extension.py)
