@@ -44,7 +44,7 @@ def why_missing(doc: Document, opts: Options, text: str) -> dict[str, Any]:
             "message": "the text is not in the parsed page (it may be added by scripts, or spelled differently)",
         }
     result = extract_document(doc, opts)
-    if needle in _norm(result.text):
+    if needle in _norm(result.text or ""):
         return {"status": "present", "text": text, "message": "the text is in the extracted article"}
 
     state: dict[str, Any] = {"chain": _holder_chain(doc.root, needle), "answer": None}

@@ -36,7 +36,7 @@ def run_page(page: Page) -> PageResult:
     t0 = time.perf_counter()
     try:
         r = extract(data, url=page.url)
-        text, found = r.text, r.found
+        text, found = r.text or "", r.found
     except Exception as exc:  # a crash is a benchmark result, not a reason to stop
         text, found = "", False
         print(f"  {page.id}: {type(exc).__name__}: {exc}", file=sys.stderr)

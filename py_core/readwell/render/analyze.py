@@ -59,7 +59,7 @@ def analyze(
         h = holder(el)
         return h[0] if h else None
 
-    kept = {html.unescape(m) for m in SRC_ATTR.findall(result.content_html)}
+    kept = {html.unescape(m) for m in SRC_ATTR.findall(result.content_html or "")}
     return {
         "blocks": [b.to_dict(i + 1) for i, b in enumerate(blocks)],
         "outline": outline(doc.body, in_main),
