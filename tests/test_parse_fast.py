@@ -90,6 +90,68 @@ def test_same_tree(html: str | bytes) -> None:
     assert slow == fast
 
 
+def _nodes(doc: object) -> list[tuple[object, ...]]:
+    """Every node of a parsed Document with what the pipeline reads: ids, tags, namespaces, attributes,
+    text, parent ids, in document order, and the next free id."""
+    from readwell.dom import Document
+
+    assert isinstance(doc, Document)
+    out: list[tuple[object, ...]] = [("next", doc.next_id)]
+    stack: list[object] = [doc.root]
+    while stack:
+        n = stack.pop()
+        pid = n.parent.nid if n.parent is not None else None  # type: ignore[attr-defined]
+        if isinstance(n, Text):
+            out.append(("text", n.nid, n.data, pid))
+        else:
+            assert isinstance(n, Element)
+            out.append(("el", n.nid, n.tag, n.ns, list(n.attrs.items()), pid, n.layout))
+            stack.extend(reversed(n.children))
+    return out
+
+
+TRAVERSE_CASES = [
+    *SAME.values(),
+    "<p>a<!--$-->b<!-- other -->c<!--/$--></p>" + "<svg><desc><b>d</b></desc><path d=M0/></svg>",
+    '<div data-readwell-embed="video" data-x>v</div><math><mi><i>i</i></mi><mo>+</mo></math>',
+    "<table><tr><td>1<td>2</table><select><option>o</select>",
+]
+
+
+@pytest.mark.parametrize(
+    "html",
+    TRAVERSE_CASES + [fx.data for fx in fixturelib.all_fixtures()],
+    ids=[f"case{i}" for i in range(len(TRAVERSE_CASES))] + [fx.name for fx in fixturelib.all_fixtures()],
+)
+def test_traversed_build_equals_build(html: str | bytes) -> None:
+    """``_build_traversed`` (one lexbor ``traverse``) makes exactly ``_build``'s tree, or declines."""
+    from readwell.parse_fast import _build, _build_traversed, _decode
+    from selectolax.lexbor import LexborHTMLParser
+
+    text = _decode(html, None)[0] if isinstance(html, bytes) else html
+    for internal in (True, False):
+        lex = LexborHTMLParser(text)
+        fast = _build_traversed(lex, internal)
+        plain = _build(lex, internal)
+        if fast is not None:
+            assert _nodes(fast) == _nodes(plain)
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<div><template><p>a</p></template></div>",
+        "<div>" * 300 + "<p>deep</p>" + "</div>" * 300,
+    ],
+)
+def test_traversed_build_declines_templates_and_deep_trees(html: str) -> None:
+    """Template content (a separate fragment) and subtrees beyond MAX_DEPTH are ``_build``'s to place."""
+    from readwell.parse_fast import _build_traversed
+    from selectolax.lexbor import LexborHTMLParser
+
+    assert _build_traversed(LexborHTMLParser(html)) is None
+
+
 @pytest.mark.parametrize(
     "name, want",
     [
