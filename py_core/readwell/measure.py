@@ -102,6 +102,7 @@ def measure(root: Element) -> dict[int, Stat]:
     memo = _TEXT_MEMO
     own_count = _OWN_COUNT
     non_text = NON_TEXT
+    new_stat = Stat.__new__
     for el in reversed(order):  # every element after all of its descendants
         tag = el.tag
         if tag in non_text:
@@ -154,9 +155,20 @@ def measure(root: Element) -> dict[int, Stat]:
                 headings += 1
             else:
                 embeds = 1  # players inside a player are one player (<object><embed> of old embed code)
-        stats[el.nid] = Stat(
-            units, link, marks, paragraphs, images, list_items, inputs, headings, embeds, videos
-        )
+        # ``Stat(units, link, ...)`` without the call into its generated ``__init__`` (every slot is set
+        # here, in field order): about a third of the cost of making a Stat, for every element of the page
+        s = new_stat(Stat)
+        s.units = units
+        s.link_units = link
+        s.marks = marks
+        s.paragraphs = paragraphs
+        s.images = images
+        s.list_items = list_items
+        s.inputs = inputs
+        s.headings = headings
+        s.embeds = embeds
+        s.videos = videos
+        stats[el.nid] = s
     return stats
 
 
