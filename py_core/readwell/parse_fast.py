@@ -272,7 +272,7 @@ def _build_traversed(tree: LexborHTMLParser, internal: bool = True) -> Document 
     None (the caller then uses ``_build``) when a ``<template>`` appears (``traverse`` does not enter its
     content fragment) or an element lies deeper than MAX_DEPTH (``_build`` moves such subtrees)."""
     html = tree.root
-    if html is None:
+    if html is None or html.parent is None:
         return None
     doc_root = Element("#document")
     new_element = Element.__new__
@@ -286,7 +286,8 @@ def _build_traversed(tree: LexborHTMLParser, internal: bool = True) -> Document 
         tag = src.tag
         if not tag:
             continue
-        found = made.get(src.parent.mem_id)
+        up = src.parent
+        found = made.get(up.mem_id) if up is not None else None
         if found is None:  # under a node _build does not enter (none known): let it decide
             return None
         parent, depth, mode = found
@@ -317,14 +318,16 @@ def _build_traversed(tree: LexborHTMLParser, internal: bool = True) -> Document 
         depth += 1
         if depth >= MAX_DEPTH or tag == "template":
             return None
+        attrs: dict[str, str]
         if mode == _KIDS_HTML and tag != "svg" and tag != "math":
             ns = HTML_NS
-            attrs = src.attributes  # a fresh dict: ``_attrs`` for an HTML element, inline
-            if attrs:
-                if None in attrs.values():
-                    attrs = {k: ("" if v is None else v) for k, v in attrs.items()}
-                if internal:
-                    attrs = drop_internal_attrs(attrs)
+            raw = src.attributes  # a fresh dict: ``_attrs`` for an HTML element, inline
+            if None in raw.values():
+                attrs = {k: ("" if v is None else v) for k, v in raw.items()}
+            else:
+                attrs = cast(dict[str, str], raw)
+            if internal and attrs:
+                attrs = drop_internal_attrs(attrs)
             kids_mode = _KIDS_HTML
         else:
             ns = _element_ns(src, tag, mode)
