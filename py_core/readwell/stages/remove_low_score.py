@@ -271,8 +271,8 @@ def run(ctx: Context) -> None:
         )
         if not why or names_boilerplate(el, st):
             continue  # named by class/id or tag: remove_by_selector removes it and logs the exact rule
-        if el.tag in INLINE_TAGS and sentences_of_paragraph(el, st):
-            continue  # a <p>'s own sentences in a styling <span>/<font>: paragraphs are not judged here
+        if el.tag == "span" and sentences_of_paragraph(el, st):
+            continue  # a <p>'s own sentences in a styling <span>: paragraphs are not judged here
         if st.units and phrase_in_prose(el):
             continue  # a linked phrase inside a sentence (<span><a>…</a></span>) is the sentence's words
         if why:
@@ -302,13 +302,14 @@ _CLOSERS = "\"'”’)»"
 
 
 def sentences_of_paragraph(el: Element, st: Stat) -> bool:
-    """An inline element inside a ``<p>`` (through inline ancestors only) whose text ends a sentence, with a
+    """A ``<span>`` inside a ``<p>`` (through inline ancestors only) whose text ends a sentence, with a
     clause mark and ``SENTENCE_SPAN_MIN_UNITS`` of text outside links: the paragraph's own sentences.
 
     Blog editors wrap a whole paragraph in ``<span style="color: ...">``; its links (a post linking three
     recipes or three candidates) then judge that span like a widget, and the paragraph goes although
     paragraphs are never candidates here. A link row ("Filed under X, Y", "Read next: X") ends in no
-    sentence mark, and a credit line ("Photos by A, B and C.") has too few words of its own."""
+    sentence mark, and a credit line ("Photos by A, B and C.") has too few words of its own. Spans only: old
+    templates set an author note under the article in a ``<font>`` (l3s-gn1, one page down with it)."""
     if not st.marks or st.units - st.link_units < SENTENCE_SPAN_MIN_UNITS:
         return False
     block = el.parent
