@@ -42,6 +42,7 @@ THREAD_HEADING_MAX_UNITS = 160  # a heading saying "12 Comments" is short; longe
 PHRASE_CONTEXT_UNITS = 60  # an inline element with this much sentence text around it is a phrase in prose ...
 PHRASE_BLOCK_MAX_NODES = 600  # a paragraph has fewer nodes; a bigger block is a container, not a sentence
 PHRASE_CONTEXT_MARKS = 1  # ... when it has a comma or sentence end (share rows and date lines have none)
+SENTENCE_SPAN_MIN_UNITS = 20  # a <p>'s sentence in a <span> has this much text outside links (credits: less)
 BIO_BOX_MAX_UNITS = 600  # an author box is short; a longer block named "author" is an essay about them
 
 # --- tiny media (rules.TINY_RULES) --------------------------------------------------------------------------

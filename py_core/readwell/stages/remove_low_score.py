@@ -16,7 +16,12 @@ from ..rules import INLINE_TAGS, PROMO_TEXT, phrase_in_prose, reads_as_prose
 from ..sanitize import ALLOWED_TAGS, DROP_TAGS
 from ..signals import class_weight, match_exact, match_partial
 from ..textstats import BLOCK_TAGS, headed_by_link, led_by_link, text_units
-from ..thresholds import MOST_OF_ROOT_SHAPE, PROSE_MIN_UNITS, SOURCELESS_IMAGES_TEXT_UNITS
+from ..thresholds import (
+    MOST_OF_ROOT_SHAPE,
+    PROSE_MIN_UNITS,
+    SENTENCE_SPAN_MIN_UNITS,
+    SOURCELESS_IMAGES_TEXT_UNITS,
+)
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
 AFTER: tuple[str, ...] = ("remove_hidden_and_tiny_media",)
@@ -266,6 +271,8 @@ def run(ctx: Context) -> None:
         )
         if not why or names_boilerplate(el, st):
             continue  # named by class/id or tag: remove_by_selector removes it and logs the exact rule
+        if el.tag == "span" and sentences_of_paragraph(el, st):
+            continue  # a <p>'s own sentences in a styling <span>: paragraphs are not judged here
         if st.units and phrase_in_prose(el):
             continue  # a linked phrase inside a sentence (<span><a>…</a></span>) is the sentence's words
         if why:
@@ -288,3 +295,26 @@ def run(ctx: Context) -> None:
                 s.headings -= st.headings
                 if anc is root:
                     break
+
+
+_SENTENCE_END = (".", "!", "?", "…")
+_CLOSERS = "\"'”’)»"
+
+
+def sentences_of_paragraph(el: Element, st: Stat) -> bool:
+    """A ``<span>`` inside a ``<p>`` (through inline ancestors only) whose text ends a sentence, with a
+    clause mark and ``SENTENCE_SPAN_MIN_UNITS`` of text outside links: the paragraph's own sentences.
+
+    Blog editors wrap a whole paragraph in ``<span style="color: ...">``; its links (a post linking three
+    recipes or three candidates) then judge that span like a widget, and the paragraph goes although
+    paragraphs are never candidates here. A link row ("Filed under X, Y", "Read next: X") ends in no
+    sentence mark, and a credit line ("Photos by A, B and C.") has too few words of its own. Spans only: old
+    templates set an author note under the article in a ``<font>`` (l3s-gn1, one page down with it)."""
+    if not st.marks or st.units - st.link_units < SENTENCE_SPAN_MIN_UNITS:
+        return False
+    block = el.parent
+    while block is not None and block.tag in INLINE_TAGS:
+        block = block.parent
+    if block is None or block.tag != "p":
+        return False
+    return normalize_space(el.text()).rstrip(_CLOSERS).endswith(_SENTENCE_END)
