@@ -60,6 +60,30 @@ def test_ok_record_has_every_documented_key_and_the_core_result() -> None:
     assert out["options_hash"] == options_hash({}) and out["elapsed_ms"] > 0
 
 
+def test_records_skip_the_html_they_do_not_carry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Records hold text and Markdown, never HTML: the HTML (and its final sanitizing pass, the dearest
+    rendering step) is not made, and text and Markdown equal a full extraction's on every page tried."""
+    full = {p: readwell.extract(p.read_bytes(), url="https://example.org/p") for p in PAGES}
+    page_text = readwell.extract(PAGE.read_bytes()).text
+
+    def no_html(*_: Any, **__: Any) -> str:
+        raise AssertionError("batch rendered HTML it does not write")
+
+    monkeypatch.setattr(sys.modules["readwell.extract"], "bleach_final", no_html)
+    for p, core in full.items():
+        out = one({"id": p.name, "url": "https://example.org/p", "html": p.read_bytes()})
+        assert out["status"] == ("ok" if core.found else "empty"), (p.name, out["error"])
+        assert (out["text"], out["markdown"], out["word_count"]) == (
+            core.text,
+            core.markdown,
+            core.word_count,
+        )
+    # a caller who wants one output gets it alone; the other column is null, not ""
+    only = one({"id": 1, "html": PAGE.read_bytes()}, formats=["text"])
+    assert only["text"] == page_text
+    assert only["markdown"] is None and only["options_hash"] != options_hash({})
+
+
 def test_str_and_bytes_of_the_same_page_give_the_same_record() -> None:
     data = PAGE.read_bytes()
     a, b = extract_records([{"id": 1, "html": data}, {"id": 1, "html": data.decode("utf-8")}])

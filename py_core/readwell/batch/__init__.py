@@ -67,6 +67,9 @@ OUTPUT_KEYS = (
 _SQL_TYPES = {"word_count": "bigint", "elapsed_ms": "double"}
 SPARK_SCHEMA = ", ".join(f"{k} {_SQL_TYPES.get(k, 'string')}" for k in OUTPUT_KEYS)
 BATCH_OPTIONS = frozenset({"max_bytes", "max_work"})
+# What a record carries: text and Markdown, never HTML, so HTML is not rendered by default (its final
+# sanitizing pass is about a sixth of a page's time); a caller may ask for one of the two alone.
+BATCH_FORMATS = ("markdown", "text")
 _IGNORED = frozenset({"debug"})  # no removal log in records
 
 
@@ -78,10 +81,12 @@ def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
         raise InputError(f"unknown option(s): {', '.join(sorted(unknown))}")
     given = {k: v for k, v in options.items() if k in OPTION_NAMES}
     given.setdefault("deadline_ms", DEFAULT_DEADLINE_MS)  # None given: explicitly no deadline
+    given.setdefault("formats", BATCH_FORMATS)
     opts = make_options(None, given)  # the core validates and coerces (stage names, deadline, numbers)
     # Every core option (defaults from Options, the single source) in one normal form: one setting, one hash.
     out: dict[str, Any] = {f.name: getattr(opts, f.name) for f in fields(Options) if f.name in allowed}
     out["disable"] = sorted(opts.disable)
+    out["formats"] = sorted(opts.formats)  # one setting, one hash, whatever the order given
     max_bytes = options.get("max_bytes", DEFAULT_MAX_BYTES)
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
         raise InputError(f"max_bytes must be a positive integer, not {max_bytes!r}")

@@ -53,6 +53,7 @@ class Readwell(BaseExtractor):
         self.output = output
         self.exclusion_writer = exclusion_writer
         options.setdefault("deadline_ms", timeout * 1000 * DEADLINE_SHARE)
+        options.setdefault("formats", (output,))  # the one output a Document keeps is the one rendered
         self.options = normalize_options(options)
         self.digest = options_hash(self.options)
 
