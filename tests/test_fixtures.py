@@ -139,6 +139,17 @@ def test_text_has_every_word_the_html_shows(fx: fixturelib.Fixture) -> None:
     assert not missing, f"words in content_html but not in text: {dict(missing.most_common(12))}"
 
 
+@pytest.mark.parametrize("fx", _params(FIXTURES))
+def test_no_caption_inside_a_caption(fx: fixturelib.Fixture) -> None:
+    """content_html never nests a figcaption in a figcaption (invalid HTML; readers style it twice): a
+    "caption" box around a picture and its own caption (WordPress's div.wp-caption) once became a figcaption
+    holding the image and the inner caption, and a caption's styled part (span.caption-text) became one."""
+    body = parse_html(f"<html><body>{result_of(fx).content_html or ''}</body></html>").body
+    caps = [e for e in body.iter() if isinstance(e, Element) and e.tag == "figcaption"]
+    nested = [c for c in caps if any(isinstance(a, Element) and a.tag == "figcaption" for a in c.ancestors())]
+    assert not nested, f"{len(nested)} figcaption(s) inside another"
+
+
 def cli_flags(options: dict[str, Any]) -> list[str]:
     """Library options as CLI flags (the CLI's option surface)."""
     flags: list[str] = []

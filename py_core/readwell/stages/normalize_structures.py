@@ -371,13 +371,32 @@ def _near_media(el: Element) -> bool:
     return any(e.tag in media for e in par.iter(include_self=False)) and len(sibs) <= 4
 
 
+CAPTION_WRAPPER_MEDIA = frozenset({"img", "picture", "video", "svg"})
+
+
+def _wraps_picture_and_caption(el: Element) -> bool:
+    inner = list(el.iter(include_self=False))
+    return any(e.tag in CAPTION_WRAPPER_MEDIA for e in inner) and any(
+        tokens_of(e.get("class")) & CAPTION_TOKENS for e in inner
+    )
+
+
 def normalize_figures(ctx: Context, root: Element) -> None:
     # Captions written as <div class="caption"> / <p class="wp-caption-text"> next to an image become
     # <figcaption>: one form for renderers (plain text leaves captions to Markdown and HTML).
     # A lead player block's text is the video's description, the post's lead (``Context.lead``): not one.
+    # A "caption" box that holds the picture and a caption of its own (WordPress's div.wp-caption around the
+    # img and its p.wp-caption-text) is the figure's wrapper: the inner caption is the figcaption, which must
+    # not sit in another holding the image. (A box holding the picture and bare caption text stays one.)
     for el in [e for e in root.iter() if e.tag in ("div", "p", "span", "small", "cite")]:
         toks = tokens_of(el.get("class"))
-        if toks & CAPTION_TOKENS and len(normalize_space(el.text())) < 600 and _near_media(el):
+        if (
+            toks & CAPTION_TOKENS
+            and len(normalize_space(el.text())) < 600
+            and _near_media(el)
+            and not _wraps_picture_and_caption(el)
+            and not any(a.tag == "figcaption" for a in el.ancestors())  # a part of a caption
+        ):
             if ctx.lead and any(a.nid in ctx.lead for a in el.ancestors()):
                 continue
             el.tag = "figcaption"
