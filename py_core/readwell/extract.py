@@ -413,14 +413,14 @@ def _ms(a: float, b: float) -> float:
     return round((b - a) * 1000, 3)
 
 
-def _has_article(root: Element, opts: Options, least: int | None = None, st: Stat | None = None) -> bool:
-    """Enough text that is not links (``least`` units, by default ``min_article_chars``): a page of
-    navigation and a few words has no article. ``st``: the root's measure, if already taken."""
+def _has_article(root: Element, opts: Options, least: int, st: Stat | None = None) -> bool:
+    """Enough text that is not links (``least`` units: ``min_article_units``): a page of navigation and a
+    few words has no article. ``st``: the root's measure, if already taken."""
     if st is None:
         st = measure(root)[root.nid]
     if opts.selector:
         return st.units > 0 or st.images > 0
-    return st.units >= (opts.min_article_chars if least is None else least) and st.link_density < 0.6
+    return st.units >= least and st.link_density < 0.6
 
 
 _TITLE_HEADINGS = ("h1", "h2", "h3")

@@ -86,7 +86,6 @@ def normalize_options(options: Mapping[str, Any]) -> dict[str, Any]:
     # Every core option (defaults from Options, the single source) in one normal form: one setting, one hash.
     out: dict[str, Any] = {f.name: getattr(opts, f.name) for f in fields(Options) if f.name in allowed}
     out["disable"] = sorted(opts.disable)
-    out["formats"] = sorted(opts.formats)  # one setting, one hash, whatever the order given
     max_bytes = options.get("max_bytes", DEFAULT_MAX_BYTES)
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
         raise InputError(f"max_bytes must be a positive integer, not {max_bytes!r}")
