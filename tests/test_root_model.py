@@ -40,6 +40,56 @@ def test_choose_keeps_the_rules_root_unless_the_gain_clears_the_margin() -> None
     assert root_model.choose(cands, facts, [tree], 0.0, 0.4)[0] == 0
 
 
+def test_candidates_offer_the_kinds_asked_and_name_a_shared_root_by_both() -> None:
+    html = "<html><body><section><div><p>" + "Words, more words. " * 20 + "</p></div></section></body></html>"
+    body = parse_html(html).body
+    section = body.element_children[0]
+    div = section.element_children[0]
+    every = root_model.candidates(body, [section], div, set(), root_model.ALL_KINDS)
+    # scoring's best element is also the root's parent: one candidate, named by both kinds
+    assert [(c.kind, c.top) for c in every] == [("rules", div), ("up 1 = best", section), ("body", body)]
+    shipped = root_model.candidates(body, [section], div, set())
+    assert [(c.kind, c.top) for c in shipped] == [("rules", div), ("best", section)]
+    # training keeps, from the candidates of every kind, exactly those the offered kinds make
+    kept = [c.top for c in every[1:] if root_model.offered(c.kind, root_model.OFFERED)]
+    assert kept == [c.top for c in shipped[1:]]
+    assert not root_model.offered("up 1", root_model.OFFERED)
+
+
+def test_training_labels_are_keyed_by_the_whole_pipeline(tmp_path: Path) -> None:
+    """Cached labels (each candidate's real page score) must not outlive the rules that made them: any
+    pipeline or scorer change rekeys them; the feature code alone rekeys only the features."""
+    from readwell.bench import train
+
+    files = {
+        "root_model.py": "features",
+        "root_model_data.py": "trees",
+        "stages/rule.py": "a rule",
+        "bench/scoring.py": "scorer",
+        "bench/run.py": "runner",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    labels, feats = train._code_hashes(tmp_path)
+    assert labels != feats
+
+    def after(name: str) -> tuple[str, str]:
+        (tmp_path / name).write_text(files[name] + " changed")
+        try:
+            return train._code_hashes(tmp_path)
+        finally:
+            (tmp_path / name).write_text(files[name])
+
+    for name in ("stages/rule.py", "bench/scoring.py"):
+        new_labels, new_feats = after(name)
+        assert new_labels != labels and new_feats != feats, name
+    new_labels, new_feats = after("root_model.py")
+    assert new_labels == labels and new_feats != feats
+    for name in ("root_model_data.py", "bench/run.py"):
+        assert after(name) == (labels, feats), name
+
+
 def test_the_shipped_model_matches_the_feature_code_and_is_small() -> None:
     assert root_model_data.TREES, "the model file holds no trees: run python -m readwell.bench.train --write"
     assert root_model_data.FEATURES == root_model.FEATURES

@@ -22,10 +22,19 @@ from .measure import Stat
 from .rules import COMMENT_TOKENS, tokens_of
 from .signals import class_weight
 
-# How far above the rules' root the ancestors are offered (body is always offered too).
+# How far above the rules' root the ancestors are measured (body is measured too).
 MAX_LEVELS_UP = 5
-# Runners-up of scoring outside the rules' root that are offered (the "wrong block" case).
+# Runners-up of scoring outside the rules' root that are measured (the "wrong block" case).
 MAX_OTHERS = 2
+# Every kind of alternative ``candidates`` can make, by the first word of ``Candidate.kind``; training
+# (``readwell.bench.train``) measures them all.
+ALL_KINDS: tuple[str, ...] = ("top", "up", "best", "rank", "body")
+# The kinds offered to the model at run time: the rules' root without its joined siblings, and scoring's best
+# element before the refinements climbed. Retrained in session 5 on the rules of then, a model offered every
+# kind lost F1 on scrapinghub and dragnet-dev in cross-validation (ancestors, body and runners-up win small
+# gains on many pages that no model variant picked reliably); these two kinds are non-negative on every set in
+# 5-fold and leave-one-set-out validation (benchmarks/README.md, "Learned root model").
+OFFERED: tuple[str, ...] = ("top", "best")
 # (An alternative replaces the rules' root only when its predicted gain clears the margin stored with the
 # model, ``root_model_data.MARGIN``: the model must be confident to overrule the rules.)
 HEADING_TAGS = ("h1", "h2", "h3")
@@ -60,14 +69,21 @@ class Candidate:
 
 
 def candidates(
-    body: Element, ranked: Sequence[Element], top: Element, joined: set[int] | frozenset[int]
+    body: Element,
+    ranked: Sequence[Element],
+    top: Element,
+    joined: set[int] | frozenset[int],
+    kinds: Sequence[str] | None = None,
 ) -> list[Candidate]:
-    """The rules' root first, then its ancestors, scoring's best element, runners-up elsewhere, and body."""
+    """The rules' root first, then the alternatives of ``kinds`` (default ``OFFERED``; see ``ALL_KINDS``)
+    in a fixed order: the root without its joined siblings, its ancestors, scoring's best element, runners-up
+    elsewhere, body."""
+    want = frozenset(OFFERED if kinds is None else kinds)
     out: list[Candidate] = [Candidate(top, frozenset(joined), "rules")]
-    if joined:
+    if joined and "top" in want:
         out.append(Candidate(top, frozenset(), "top alone"))
     level = 0
-    for anc in top.ancestors():
+    for anc in top.ancestors() if "up" in want else ():
         if anc is body or anc.tag in ("html", "#document"):
             break
         level += 1
@@ -76,25 +92,36 @@ def candidates(
         out.append(Candidate(anc, frozenset(), f"up {level}"))
     if ranked:
         best = ranked[0]
-        if best is not top:
+        if best is not top and "best" in want:
             out.append(Candidate(best, frozenset(), "best"))
         chain = {top.nid, *(a.nid for a in top.ancestors())}
         n = 0
-        for i, el in enumerate(ranked[1:12], 2):
+        for i, el in enumerate(ranked[1:12] if "rank" in want else (), 2):
             if el.nid in chain or top in set(el.ancestors()):
                 continue
             out.append(Candidate(el, frozenset(), f"rank {i}"))
             n += 1
             if n >= MAX_OTHERS:
                 break
-    out.append(Candidate(body, frozenset(), "body"))
-    seen: set[tuple[int, frozenset[int]]] = set()
-    unique = []
+    if "body" in want:
+        out.append(Candidate(body, frozenset(), "body"))
+    # one candidate per root; a root that two kinds reach is named by both ("best = up 2"): training, which
+    # measures every kind, can then tell which candidates a smaller set of kinds offers (``offered``)
+    at: dict[tuple[int, frozenset[int]], int] = {}
+    unique: list[Candidate] = []
     for c in out:
-        if c.key() not in seen:
-            seen.add(c.key())
+        j = at.get(c.key())
+        if j is None:
+            at[c.key()] = len(unique)
             unique.append(c)
+        else:
+            unique[j] = Candidate(c.top, c.joined, f"{unique[j].kind} = {c.kind}")
     return unique
+
+
+def offered(kind: str, kinds: Sequence[str]) -> bool:
+    """Whether a candidate named ``kind`` by ``candidates`` is among those ``kinds`` make."""
+    return any(k.split()[0] in kinds for k in kind.split(" = "))
 
 
 @dataclass
