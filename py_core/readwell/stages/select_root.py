@@ -64,6 +64,7 @@ AFTER: tuple[str, ...] = ("flatten_shadow", "resolve_deferred")
 
 PARAGRAPH_TAGS = frozenset({"p", "pre", "td", "blockquote", "dd", "li", "figcaption"})
 DIV_LIKE = frozenset({"div", "section", "article", "main", "span", "font", "center"})
+EMPHASIS_TAGS = frozenset({"b", "strong", "em", "i"})
 BLOCKISH = frozenset(
     "address article aside blockquote dl div figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol p "
     "pre section table ul".split()
@@ -440,6 +441,16 @@ def _siblings_to_join(top: Element, sc: Scoring) -> set[int]:
         lead_header = sib.tag in ("header", "hgroup") and parent.children.index(sib) < parent.children.index(
             top
         )
+        if sib.tag in EMPHASIS_TAGS:
+            # a standfirst set in bold straight beside the article's block (old templates: <strong>, <div>)
+            if (
+                st.units > SIBLING_PROSE_UNITS
+                and st.link_density < SIBLING_PROSE_LINK_DENSITY
+                and st.marks >= 1
+                and _lead_sentence(sib, st, top, text)
+            ):
+                joined.add(sib.nid)
+            continue
         if (
             sib.tag in ("p", "blockquote", "pre", "h2", "h3", "h4", "ul", "ol", "table", "figure")
             or sib.tag in DIV_LIKE
@@ -451,7 +462,11 @@ def _siblings_to_join(top: Element, sc: Scoring) -> set[int]:
                 st.units > SIBLING_PROSE_UNITS
                 and st.link_density < SIBLING_PROSE_LINK_DENSITY
                 and st.marks
-                >= (1 if lead_header or _lead_sentence(sib, st, top, text) else SIBLING_PROSE_MARKS)
+                >= (
+                    1
+                    if lead_header or _lead_sentence(sib, st, top, text) or _lead_line(sib, st, top)
+                    else SIBLING_PROSE_MARKS
+                )
             ):
                 joined.add(sib.nid)
             elif (
@@ -483,6 +498,38 @@ def _lead_sentence(sib: Element, st: Stat, top: Element, text: str) -> bool:
             if runs > 1:
                 return False
     return True
+
+
+def _lead_line(sib: Element, st: Stat, top: Element) -> bool:
+    """``sib``, before the article, is its dek or standfirst: one line of text (a single text node outside
+    the headings inside it, longer than a label) and no picture. A dek is often one clause without a full
+    stop ("X's efforts are admirable, but Y is not a luxury everyone can afford"), set in an ``<h4>`` or in
+    one block with the headline, so neither the sibling step's "couple of clauses" nor ``_lead_sentence``
+    (a sentence end, no heading) takes it. A labelled line ("Highlights" + a line) has two runs of text, a
+    photo caption has its picture, and a line after the article (a "contributed to this report" credit)
+    is no lead."""
+    sibs = top.parent.children if top.parent is not None else []
+    if st.images or sibs.index(sib) > sibs.index(top):
+        return False
+    runs = 0
+    longest = 0
+    for node in sib.iter_nodes():
+        if isinstance(node, Text) and node.data.strip() and not _in_heading(node, sib):
+            runs += 1
+            longest = text_units(node.data)
+            if runs > 1:
+                return False
+    return longest > SIBLING_PROSE_UNITS
+
+
+def _in_heading(node: Text, stop: Element) -> bool:
+    """``node`` sits in a heading inside ``stop`` (``stop`` itself may be one: its own text counts)."""
+    for a in node.ancestors():
+        if a is stop:
+            return False
+        if a.tag in HEADING_TAGS:
+            return True
+    return False
 
 
 def _adjacent(a: Element, b: Element) -> bool:
