@@ -504,7 +504,10 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
         # "(c) 2008, The Herald." and "(© 2008 The Agency. All Rights Reserved. ...)" are the same line
         (
             "copyright-line",
-            r"^\(?(all rights reserved|copyright\b|©|\(c\)\s*\d{4}\b).{0,200}$",
+            # "Copyright" also starts sentences ("Copyright protects the way an idea is written down ..."): a
+            # notice has a year, a mark or "reserved", or is a label of a few words ("Copyright Notice")
+            r"^\(?(all rights reserved|copyright\b(?=.*(\b(19|20)\d\d\b|©|\(c\)|reserved))|©|\(c\)\s*\d{4}\b)"
+            r".{0,200}$|^copyright(\s+[\w&'-]+){0,6}\.?$",
             "copyright line",
         ),
         ("all-rights-reserved", r"^.{0,120}\ball rights reserved\.?$", "copyright line"),

@@ -20,7 +20,15 @@ from ..context import BEST_SCORE_NOTE, ROOT_BEST, SCORE, SELECTOR, Context
 from ..dom import Element, Text, detach, normalize_space
 from ..errors import InputError
 from ..measure import Stat, measure
-from ..rules import BIO_HEADING, COMMENT_TOKENS, MAYBE_TOKENS, PROMO_TEXT, tokens_of
+from ..rules import (
+    BIO_HEADING,
+    COMMENT_TOKENS,
+    LEGAL_NOTICE,
+    MAX_PATTERN_BLOCK,
+    MAYBE_TOKENS,
+    PROMO_TEXT,
+    tokens_of,
+)
 from ..selectors import select
 from ..signals import SKIP_TAGS, UNLIKELY_TAGS, article_holders, class_weight, hidden_reason, is_unlikely
 from ..textstats import text_units
@@ -146,6 +154,8 @@ def score_candidates(body: Element, stats: dict[int, Stat] | None = None, title:
         st = stats[el.nid]
         if st.units < PARAGRAPH_MIN_UNITS:
             continue
+        if _legal_notice(el, st):
+            continue  # a copyright line is never the article's paragraph (it gave footers the points)
         if el.tag == "li" and (
             st.marks < LIST_ITEM_MIN_MARKS or st.link_density > LIST_ITEM_MAX_LINK_DENSITY
         ):
@@ -180,6 +190,17 @@ def score_candidates(body: Element, stats: dict[int, Stat] | None = None, title:
             scores[nid] -= weight * (1 - stats[nid].units / NAMED_CANDIDATE_MIN_UNITS)
         scores[nid] *= 1 - stats[nid].link_density
     return Scoring(scores, elements, stats, prose, body_elements)
+
+
+def _legal_notice(el: Element, st: Stat) -> bool:
+    """``el`` is a site's legal notice ("Copyright (c) 2008 X. All rights reserved.", "This material may not
+    be published, broadcast, rewritten or redistributed."): a page's footer line, scored like a paragraph,
+    gave the page container or a footer cell the points that outscored a short story (and a footer cell's
+    "text" class name, +25, did the rest). Only short blocks are read (``MAX_PATTERN_BLOCK``): the notice
+    covers the whole block, and a longer one is prose that mentions copyright."""
+    if st.units > MAX_PATTERN_BLOCK:
+        return False
+    return LEGAL_NOTICE.match(normalize_space(el.text())) is not None
 
 
 def _comment_compound(el: Element) -> bool:
