@@ -169,6 +169,21 @@ def test_blame_tells_a_gold_that_repeats_text_from_text_the_render_dropped() -> 
     assert b.gold_lost.get(blame.GOLD_REPEATS, 0) >= 10  # the second copy of the paragraph
 
 
+def test_blame_tells_a_gold_junction_from_words_the_page_never_has() -> None:
+    """A gold that joins two passages the page keeps apart (here the end of the kiln paragraph straight
+    after the first words of the glaze paragraph) has shingles whose words are all on the page: charged to
+    ``unmatched:gold-joins-separate-text``; a word the page never has (an alt text, a mojibake) stays
+    ``unmatched``."""
+    fx = FIXTURES / "stage-normalize_structures--figure-caption.html"
+    page = sets.Page("junction", str(fx), "https://example.org/studio/wedging")
+    glaze = "Glazes are made from finely ground minerals"
+    kiln_end = "dropped close to that of the room before unloading."
+    b = blame.blame_page(page, f"{glaze} {kiln_end} Zyxwvut qwertyuiop", verify=True)
+    assert b.replay_ok and sum(b.gold_lost.values()) == b.lost
+    assert b.gold_lost.get(blame.JUNCTION, 0) == 3  # the three shingles across the joint
+    assert b.gold_lost.get(blame.UNMATCHED, 0) == 2  # the two holding the made-up words at the end
+
+
 def test_blame_charges_a_declined_page_to_the_no_article_verdict() -> None:
     gold = "Welcome to our site. Example Pottery Studio classes and gallery."
     b = blame.blame_page(sets.Page("nav", str(NAV_ONLY), None), gold, verify=True)

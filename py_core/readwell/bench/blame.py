@@ -11,11 +11,13 @@ is left inside the root of a page declared article-less is charged to ``extract:
 The page's text nodes, in document order, give a token stream in which every token has a fate: kept or the
 label that removed it. The scorer's own multisets then decide what counts: lost gold = gold shingles minus
 output shingles (the scorer's fn), kept boilerplate = output minus gold (its fp). A lost gold shingle is
-charged to the most common removal label among the four tokens of one of its occurrences in the page; a
-shingle found nowhere in the page text is ``unmatched`` (the gold has text the parsed page does not have
-as such: scripted content, text split differently); one whose every kept occurrence is in the output already
-is ``unmatched:gold-repeats-page-text`` (the gold has it more often than the page); what is left was kept
-in the tree and is missing from the text: ``render:caption-left-out-of-text`` when one of its kept occurrences
+charged to the most common removal label among the four tokens of one of its occurrences in the page. A
+shingle found nowhere in the page text is ``unmatched`` (the gold has words the parsed page does not have as
+such: scripted content, words split or joined differently, alt text), or
+``unmatched:gold-joins-separate-text`` when every one of its words is on the page (it spans two passages the
+page keeps apart). One whose every kept occurrence is in the output already is
+``unmatched:gold-repeats-page-text`` (the gold has it more often than the page). What is left was kept in the
+tree and is missing from the text: ``render:caption-left-out-of-text`` when one of its kept occurrences
 touches a ``<figcaption>`` (plain text leaves captions out by design), else
 ``render:kept-text-not-in-output``. Removed boilerplate = removed page shingles that are not in the gold.
 Units are shingles, i.e. about one per word.
@@ -53,7 +55,11 @@ KEPT = "kept"
 NO_ROOT = "select_root:no-root"
 OUTSIDE = "select_root:outside-root-unlogged"
 NO_ARTICLE = "extract:no-article"
-UNMATCHED = "unmatched"  # gold shingle found nowhere in the page's text
+UNMATCHED = "unmatched"  # gold shingle found nowhere in the page's text: a word the page's text never has
+# ... though each of its words is in the page: the gold joins two passages the page keeps apart (headline and
+# first paragraph without the byline between, a paragraph end and the next one across a caption or an ad);
+# the output has the same junction only when it keeps and drops just what the gold did between them.
+JUNCTION = "unmatched:gold-joins-separate-text"
 TEXT_CHANGED = "render:kept-text-not-in-output"  # its page text was kept, the shingle is not in the output
 # ... because a kept occurrence touches a figure caption: plain text leaves captions to Markdown and HTML by
 # design (render_markdown.PlainText; the sets disagree on captions, see benchmarks/README.md)
@@ -272,6 +278,7 @@ def blame_page(page: Page, gold: str, verify: bool = False) -> PageBlame:
     kept_occ: Counter[tuple[str, ...]] = Counter()  # occurrences whose four tokens were all kept
     in_caption: set[tuple[str, ...]] = set()  # lost shingles with a kept occurrence touching a caption
     toks = stream.tokens
+    page_words = set(toks)
     for i in range(len(toks) - 3):
         s = tuple(toks[i : i + 4])
         page_shingles.add(s)
@@ -295,7 +302,7 @@ def blame_page(page: Page, gold: str, verify: bool = False) -> PageBlame:
         gold_lost.update(labels)
         if c > len(labels):
             if s not in page_shingles:
-                rest = UNMATCHED
+                rest = JUNCTION if page_words.issuperset(s) else UNMATCHED
             else:
                 rest = GOLD_REPEATS if o[s] >= kept_occ[s] else CAPTION if s in in_caption else TEXT_CHANGED
             gold_lost[rest] += c - len(labels)
