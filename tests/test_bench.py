@@ -214,3 +214,19 @@ def test_blame_replay_renders_what_extract_renders_on_every_fixture() -> None:
         if not b.replay_ok:
             diverged.append(html.stem)
     assert diverged == []
+
+
+def test_blame_table_splits_a_disputed_rule_by_set(capsys: pytest.CaptureFixture[str]) -> None:
+    """A rule that removes more gold than boilerplate over the corpus but only boilerplate on one set (a
+    convention the golds disagree on) is printed with its per-set split, and the JSON carries it."""
+    rule = "normalize_output:duplicate-title"
+    a = blame.PageBlame("a1", 100, 12, 0, True, 100, True, gold_lost={rule: 12}, boiler_removed={rule: 2})
+    b = blame.PageBlame("b1", 100, 0, 0, True, 100, True, gold_lost={}, boiler_removed={rule: 6})
+    results = {"human-gold": [a], "reader-gold": [b]}
+    row = next(r for r in blame.table(results) if r.label == rule)
+    assert (row.gold, row.boiler) == (12, 8)
+    assert row.by_set == {"human-gold": [12, 2], "reader-gold": [0, 6]}
+    blame.print_report(results, top=5)
+    assert "per set (gold/boiler): human-gold 12/2, reader-gold 0/6" in capsys.readouterr().out
+    js = blame.to_json(results)["rules"][0]
+    assert js["by_set"]["reader-gold"] == {"gold_lost": 0, "boilerplate_removed": 6}

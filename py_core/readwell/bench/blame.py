@@ -340,6 +340,7 @@ class Row:
     pages_gold: int = 0
     pages: int = 0
     worst: list[tuple[int, str]] = field(default_factory=list)
+    by_set: dict[str, list[int]] = field(default_factory=dict)  # set -> [gold lost, boilerplate removed]
 
 
 def table(results: dict[str, list[PageBlame]]) -> list[Row]:
@@ -350,8 +351,12 @@ def table(results: dict[str, list[PageBlame]]) -> list[Row]:
             for label in set(p.gold_lost) | set(p.boiler_removed):
                 r = rows.setdefault(label, Row(label))
                 gl = p.gold_lost.get(label, 0)
+                bl = p.boiler_removed.get(label, 0)
                 r.gold += gl
-                r.boiler += p.boiler_removed.get(label, 0)
+                r.boiler += bl
+                per = r.by_set.setdefault(name, [0, 0])
+                per[0] += gl
+                per[1] += bl
                 r.pages += 1
                 if gl:
                     r.pages_gold += 1
@@ -394,6 +399,10 @@ def print_report(results: dict[str, list[PageBlame]], top: int, verified: bool =
         worst = ", ".join(f"{pid[:34]} {n}" for n, pid in r.worst)
         pages = f"{r.pages_gold}/{r.pages}"
         print(f" {flag} {r.label[:64]:<64} {r.gold:>7} {r.boiler:>8} {pages:>11}  {worst}")
+        if flag == "!" and r.boiler and len(r.by_set) > 1:
+            # a rule the sets judge differently (a convention their golds disagree on) shows it here
+            split = ", ".join(f"{n} {g}/{b}" for n, (g, b) in r.by_set.items())
+            print(f"     per set (gold/boiler): {split}")
     print("   (pages = pages where it lost gold / pages where it removed anything)")
     print()
     by: Counter[str] = Counter()
@@ -417,6 +426,7 @@ def to_json(results: dict[str, list[PageBlame]]) -> dict[str, Any]:
                 "pages_gold": r.pages_gold,
                 "pages": r.pages,
                 "worst": [{"page": pid, "gold_lost": n} for n, pid in r.worst],
+                "by_set": {n: {"gold_lost": g, "boilerplate_removed": b} for n, (g, b) in r.by_set.items()},
             }
             for r in rows
         ],
