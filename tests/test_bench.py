@@ -155,16 +155,33 @@ def test_blame_accounts_for_every_lost_shingle(tmp_path: Path) -> None:
 
 
 def test_blame_tells_a_gold_that_repeats_text_from_text_the_render_dropped() -> None:
-    """A caption is kept in the tree and left out of the plain text: charged to the renderer. A gold that
-    holds a kept paragraph twice loses the second copy whatever we do: charged to the gold, not the render."""
+    """A caption is kept in the tree and left out of the plain text by design: charged to the renderer's
+    caption policy. A gold that holds a kept paragraph twice loses the second copy whatever we do: charged to
+    the gold, not the render."""
     fx = FIXTURES / "stage-normalize_structures--figure-caption.html"
     page = sets.Page("cap", str(fx), "https://example.org/studio/wedging")
     caption = "Wedging the clay on a canvas covered bench before a throwing session."
     para = "Centring the clay on the wheel is the first skill every beginner has to learn."
     b = blame.blame_page(page, f"{para} {caption} {para}", verify=True)
     assert b.replay_ok and sum(b.gold_lost.values()) == b.lost
-    assert b.gold_lost.get(blame.TEXT_CHANGED, 0) >= 8  # the caption's shingles
+    assert b.gold_lost.get(blame.CAPTION, 0) >= 8  # the caption's shingles
+    assert blame.TEXT_CHANGED not in b.gold_lost  # nothing else kept went missing from the text
     assert b.gold_lost.get(blame.GOLD_REPEATS, 0) >= 10  # the second copy of the paragraph
+
+
+def test_blame_tells_a_gold_junction_from_words_the_page_never_has() -> None:
+    """A gold that joins two passages the page keeps apart (here the end of the kiln paragraph straight
+    after the first words of the glaze paragraph) has shingles whose words are all on the page: charged to
+    ``unmatched:gold-joins-separate-text``; a word the page never has (an alt text, a mojibake) stays
+    ``unmatched``."""
+    fx = FIXTURES / "stage-normalize_structures--figure-caption.html"
+    page = sets.Page("junction", str(fx), "https://example.org/studio/wedging")
+    glaze = "Glazes are made from finely ground minerals"
+    kiln_end = "dropped close to that of the room before unloading."
+    b = blame.blame_page(page, f"{glaze} {kiln_end} Zyxwvut qwertyuiop", verify=True)
+    assert b.replay_ok and sum(b.gold_lost.values()) == b.lost
+    assert b.gold_lost.get(blame.JUNCTION, 0) == 3  # the three shingles across the joint
+    assert b.gold_lost.get(blame.UNMATCHED, 0) == 2  # the two holding the made-up words at the end
 
 
 def test_blame_charges_a_declined_page_to_the_no_article_verdict() -> None:
@@ -197,3 +214,19 @@ def test_blame_replay_renders_what_extract_renders_on_every_fixture() -> None:
         if not b.replay_ok:
             diverged.append(html.stem)
     assert diverged == []
+
+
+def test_blame_table_splits_a_disputed_rule_by_set(capsys: pytest.CaptureFixture[str]) -> None:
+    """A rule that removes more gold than boilerplate over the corpus but only boilerplate on one set (a
+    convention the golds disagree on) is printed with its per-set split, and the JSON carries it."""
+    rule = "normalize_output:duplicate-title"
+    a = blame.PageBlame("a1", 100, 12, 0, True, 100, True, gold_lost={rule: 12}, boiler_removed={rule: 2})
+    b = blame.PageBlame("b1", 100, 0, 0, True, 100, True, gold_lost={}, boiler_removed={rule: 6})
+    results = {"human-gold": [a], "reader-gold": [b]}
+    row = next(r for r in blame.table(results) if r.label == rule)
+    assert (row.gold, row.boiler) == (12, 8)
+    assert row.by_set == {"human-gold": [12, 2], "reader-gold": [0, 6]}
+    blame.print_report(results, top=5)
+    assert "per set (gold/boiler): human-gold 12/2, reader-gold 0/6" in capsys.readouterr().out
+    js = blame.to_json(results)["rules"][0]
+    assert js["by_set"]["reader-gold"] == {"gold_lost": 0, "boilerplate_removed": 6}

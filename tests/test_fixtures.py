@@ -215,6 +215,18 @@ def test_footnotes_render_as_gfm_definitions() -> None:
     assert "[^1]: Counts were made with a standard kick net" in md
 
 
+def test_backlinks_of_a_note_cited_twice_are_not_references() -> None:
+    """Wikipedia's "Jump up to: a b" links lead from a note back to its two markers in the text: they are
+    the note's text (as Readability keeps it), not references labelled "Jumpuptoa" and "b" (were)."""
+    r = fixture_result("stage-normalize_structures--footnote-cited-twice-backlinks")
+    assert "^ Jump up to: a b A regional style manual" in r.text
+    assert r.markdown.count("[^1]") == 3 and "[^1]: ^ [Jump up to:" in r.markdown  # two markers, one note
+    assert "[^2]: A county survey" in r.markdown
+    # look-alike: a note cited twice keeps both markers, and a note's link to another note is a reference
+    md = fixture_result("stage-normalize_structures--footnote-cited-twice-backlinks-lookalike").markdown
+    assert md.count("[^1]") == 4 and "as in the survey of note [^1]." in md
+
+
 def test_docusaurus_callout_title_not_repeated() -> None:
     md = fixture_result("stage-callouts--docusaurus-admonition").markdown
     assert "> [!WARNING]" in md and "> [!TIP]" in md

@@ -263,6 +263,13 @@ def normalize_space(s: str) -> str:
     return " ".join(s.split())
 
 
+def holds_space(el: Element) -> bool:
+    """``el`` has a text node (white space, when ``el`` shows no words): on screen it still parts the words
+    on its two sides (``help<strong> </strong>more``, a spacer ``<span>&nbsp; </span>``), so whoever drops
+    it as empty must leave a space."""
+    return any(isinstance(n, Text) and n.data for n in el.iter_nodes())
+
+
 _WS_RUN = re.compile(r"\s+")
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..context import STRUCTURE, Context
-from ..dom import NON_TEXT, Element, Node, Text, normalize_space
+from ..dom import NON_TEXT, Element, Node, Text, holds_space, normalize_space
 from ..rules import TITLE_TOKENS, tokens_of
 from ..textstats import BLOCK_TAGS
 
@@ -91,6 +91,27 @@ def _texts_and_media(order: list[Element]) -> tuple[set[int], set[int]]:
     return texty, media
 
 
+def _block_between_words(el: Element) -> bool:
+    """An empty block with running text right on both sides (``a<div></div>b`` shows two lines): without
+    it the two words would run together. Between blocks or at a run's space it parts nothing."""
+    par = el.parent
+    if par is None:
+        return False
+    kids = par.children
+    i = next(k for k, c in enumerate(kids) if c is el)
+    if i == 0 or i == len(kids) - 1:
+        return False
+    before, after = kids[i - 1], kids[i + 1]
+    if isinstance(before, Text):
+        if not before.data or before.data[-1].isspace():
+            return False
+    elif not isinstance(before, Element) or before.tag in BLOCK_TAGS:
+        return False
+    if isinstance(after, Text):
+        return bool(after.data) and not after.data[0].isspace()
+    return isinstance(after, Element) and after.tag not in BLOCK_TAGS
+
+
 def run(ctx: Context) -> None:
     root = ctx.root or ctx.doc.body
     title = normalize_space(ctx.meta.title or "").lower()
@@ -101,7 +122,15 @@ def run(ctx: Context) -> None:
         if el.parent is None or el.tag in KEEP_EMPTY or ctx.protected_kind(el):
             continue
         if id(el) not in texty and id(el) not in media and not el.get("data-tex"):
-            ctx.remove(el, STRUCTURE, "empty", "empty element")
+            if el.tag not in BLOCK_TAGS and holds_space(el):
+                # It still parts the words on its two sides ("help<strong> </strong>more", a spacer
+                # <span>&nbsp; </span>): a space stands in for it.
+                ctx.replace(el, ctx.new_text(" "), STRUCTURE, "empty", "empty element (a space kept)")
+            elif el.tag in BLOCK_TAGS and _block_between_words(el):
+                # "line<div></div>line" shows two lines: a line break stands in for it
+                ctx.replace(el, ctx.new_element("br"), STRUCTURE, "empty", "empty block (a line break kept)")
+            else:
+                ctx.remove(el, STRUCTURE, "empty", "empty element")
     # 2. one title: a heading at the top of the article that repeats the page title. Only <h1>/<h2> (and
     # title-named blocks) are the page's headline, as in Readability's duplicate-title check: an <h3> that
     # repeats the title is a post's own heading inside the article (blog templates), which article bodies

@@ -10,6 +10,7 @@ code with a language, ``$…$`` math, ``[^n]`` footnotes and captioned images.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from ..context import STRUCTURE, Context
 from ..dom import Element, Text, detach, normalize_space
@@ -296,6 +297,7 @@ def normalize_footnotes(ctx: Context, root: Element) -> None:
     refs: dict[str, str] = {}
     links = [e for e in root.iter() if e.tag == "a" and "#" in e.get("href")]
     ids = {e.id for e in root.iter() if e.id} if links else set()
+    found: list[tuple[Element, Element, str]] = []  # (link, the element marking it, the note it points to)
     for a in links:
         sup = a.parent if a.parent is not None and a.parent.tag == "sup" else None
         target = _note_target(a.get("href"), ids)
@@ -305,9 +307,24 @@ def normalize_footnotes(ctx: Context, root: Element) -> None:
             a.find("sup") is not None or a.get("role") == "doc-noteref" or "footnote-ref" in a.classes
         ):
             continue
+        found.append((a, sup if sup is not None else a, target))
+    # Links side by side back to reference markers met before them are a note's ways back to the text,
+    # one per citation, not references: Wikipedia's "Jump up to: <sup>a</sup> <sup>b</sup>" for a source
+    # cited twice (their text stays, as in Readability's output). A lone link back is the note's own
+    # number ("<sup><a href=#marker>22</a></sup>Note text") and stays its label, "[22]" in text.
+    markers: set[str] = set()
+    backs: list[Element] = []  # links back to a marker met before them
+    for a, holder, target in found:
+        if target in markers:
+            backs.append(holder)
+        markers.update(i for i in (a.id, holder.id) if i)
+    per_parent = Counter(id(h.parent) for h in backs)
+    side_by_side = {id(h) for h in backs if per_parent[id(h.parent)] > 1}
+    for a, holder, target in found:
+        if id(holder) in side_by_side:
+            continue
         label = re.sub(r"\W", "", a.text()) or str(len(refs) + 1)
         refs[target] = label
-        holder = sup if sup is not None else a
         holder.attrs["data-footnote-ref"] = label
         ctx.protect(holder, "footnote")
     if not refs:

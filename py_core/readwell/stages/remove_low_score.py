@@ -10,7 +10,7 @@ here.
 from __future__ import annotations
 
 from ..context import SCORE, Context
-from ..dom import HTML_NS, Element, Text, normalize_space
+from ..dom import HTML_NS, Element, Text, holds_space, normalize_space
 from ..measure import Stat
 from ..rules import INLINE_TAGS, PROMO_TEXT, phrase_in_prose, reads_as_prose
 from ..sanitize import ALLOWED_TAGS, DROP_TAGS
@@ -123,7 +123,8 @@ def verdict(el: Element, st: Stat, root_units: int, fields: set[int] | None = No
     ``el``'s subtree as it is."""
     if st.units == 0 and st.images == 0 and st.embeds == 0 and st.videos == 0:
         if el.tag in ("div", "section", "span", "aside", "header", "footer", "ul", "ol", "dl", "form"):
-            return "empty block"
+            # (white space parts words: normalize_output turns such an element into a space)
+            return None if el.tag == "span" and holds_space(el) else "empty block"
         return None
     weight = class_weight(el)
     ld = st.link_density
