@@ -306,3 +306,76 @@ def test_bleach_linear_walker_matches_stock() -> None:
             assert sanitize.bleach_final(html) == fast
         finally:
             sanitize._CLEANER.walker = sanitize._LinearWalker
+
+
+def test_no_invalid_codepoints_is_sound_on_every_code_point() -> None:
+    """``sanitize.no_invalid_codepoints`` lets bleach skip its scan: every code point bleach's html5lib
+    reports as invalid must make it answer False (alone and inside text), and plain text must pass."""
+    from bleach._vendor.html5lib._inputstream import invalid_unicode_re
+    from readwell.sanitize import no_invalid_codepoints
+
+    invalid = [chr(cp) for cp in range(0x110000) if invalid_unicode_re.match(chr(cp))]
+    assert len(invalid) > 2000  # controls, surrogates and noncharacters
+    assert not [c for c in invalid if no_invalid_codepoints(c) or no_invalid_codepoints(f"<p>a{c}b</p>")]
+    assert no_invalid_codepoints("<p>a\u00a0b\tc\nd\u200be\u00ad f\r\x0c</p>")
+
+
+def test_bleach_parser_matches_stock() -> None:
+    """``sanitize._Parser`` (text runs kept whole in the tokenizer's history, no code-point scan on input
+    proven clean) gives bleach's stock result, also where bleach's tokenizer reads that history (malformed
+    tags) and where the scan reports errors."""
+    from bleach.html5lib_shim import BleachHTMLParser
+    from readwell import sanitize
+
+    pages = [fx.data for fx in SECURITY_FIXTURES]
+    htmls = [readwell.extract(p, url=article.PAGE_URL).content_html for p in pages]
+    htmls += [
+        "<p>a </ x> b </3> c</p>",
+        '<p a"b=c>x</p><nottag <b>y</b>> z',
+        "<p>x</p>< p>y</ p><p>z</p\u00a0>",
+        "<p>\x01\x0b\ufdd0\U0001fffe\ud800 text</p><b>\x7f</b>",
+        "<p>no\u00a0break\u200b space</p>" * 50,
+        "<div>" + "<p>long " + "words " * 3000 + "</p>" * 3 + "</div>",
+        "<a href='x'>a</a b><i title='<b>'>t</i>&amp;&lt;&notanentity;",
+    ]
+    ours = sanitize._CLEANER.parser
+    stock = BleachHTMLParser(
+        tags=ours.tags, strip=ours.strip, consume_entities=ours.consume_entities, namespaceHTMLElements=False
+    )
+    for html in htmls:
+        fast = sanitize.bleach_final(html)
+        sanitize._CLEANER.parser = stock
+        try:
+            assert sanitize.bleach_final(html) == fast
+        finally:
+            sanitize._CLEANER.parser = ours
+
+
+def test_piece_memory_keeps_the_stock_history() -> None:
+    """``sanitize._PieceMemory`` (text runs kept as strings) holds the same history as bleach's stock stream
+    after any sequence of reads, put-backs and tag starts (random, seeded), so ``get_tag`` answers alike."""
+    import random
+
+    from bleach._vendor.html5lib._inputstream import HTMLUnicodeInputStream
+    from bleach.html5lib_shim import InputStreamWithMemory
+    from readwell.sanitize import _PieceMemory
+
+    rnd = random.Random(11)
+    text = "".join(rnd.choice("ab <>/&=\"' \n") for _ in range(3000))
+    stock = InputStreamWithMemory(HTMLUnicodeInputStream(text))
+    ours = _PieceMemory(HTMLUnicodeInputStream(text))
+    last: list[str | None] = [None]
+    for _ in range(4000):
+        op = rnd.random()
+        if op < 0.4:
+            got = [s.char() for s in (stock, ours)]
+        elif op < 0.75:
+            stop = frozenset(rnd.sample("<>/&= ", 2))
+            got = [s.charsUntil(stop) for s in (stock, ours)]
+        elif op < 0.9:  # the character just read, or None (as at the end of input: nothing to put back)
+            got = [s.unget(last[0]) for s in (stock, ours)]
+        else:
+            got = [s.start_tag() for s in (stock, ours)]
+        assert got[0] == got[1]
+        assert stock.get_tag() == ours.get_tag()
+        last[0] = got[0][-1] if op < 0.75 and isinstance(got[0], str) and got[0] else None
