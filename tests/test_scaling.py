@@ -12,6 +12,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import fixturelib
 import pytest
@@ -411,19 +412,50 @@ def _limit_markup_full_pass(data: str | bytes) -> str | bytes:
         parse._QUICK_CHECK_MAX = quick
 
 
+def _within_limits_reference(data: str | bytes) -> bool:
+    """``parse._within_limits`` as first written (a lower-cased name and a stripped attribute text per tag):
+    the faster loop must answer the same both ways."""
+    from readwell import parse
+
+    is_bytes = isinstance(data, bytes)
+    tags: list[Any] = (parse._TAG_B if is_bytes else parse._TAG_S).findall(data)  # type: ignore[arg-type]
+    flat: Any = parse._FLAT_TAGS_B if is_bytes else parse._FLAT_TAGS
+    attr_re: Any = parse._ATTR_B if is_bytes else parse._ATTR_S
+    depth = 0
+    for closing, name, attrs in tags:
+        if (
+            len(attrs) > 4 * parse.MAX_TAG_ATTRS
+            and not closing
+            and len(attr_re.findall(attrs)) > parse.MAX_TAG_ATTRS
+        ):
+            return False
+        if name.lower() in flat or attrs.rstrip().endswith(b"/" if is_bytes else "/"):
+            continue
+        if closing:
+            depth = max(0, depth - 1)
+        elif depth >= parse.MAX_PARSE_DEPTH:
+            return False
+        else:
+            depth += 1
+    return True
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_limit_markup_quick_check_agrees_with_the_full_pass(seed: int) -> None:
     """Most pages skip limit_markup's tag-by-tag pass after a quick check (same tags, same counting); on
     pages at and past both limits, as text and as bytes, the result is the full pass's."""
-    from readwell.parse import MAX_PARSE_DEPTH, MAX_TAG_ATTRS, limit_markup
+    from readwell.parse import MAX_PARSE_DEPTH, MAX_TAG_ATTRS, _within_limits, limit_markup
 
     rng = random.Random(seed)
     many = " ".join(f"a{i}=1" for i in range(MAX_TAG_ATTRS + 1))
     pieces = "<div> </div> <p> <br/> <span/> </SPAN> <DIV> text <b> </b > <i / > <img>".split(" ")
+    pieces += ["<div /\u00a0>", "<Span/>", "<Li>", "<BR>", "<hr/ >", "<DIV\t/>"]  # case, space after "/"
     pieces += [f"<a {'x' * 1100}>", f"</p {many}>"] + [f"<p {many}>"] * (seed % 2)
     pages = ["".join(rng.choice(pieces) for _ in range(rng.randint(700, 2000))) for _ in range(6)]
     pages += [
         "<div>" * MAX_PARSE_DEPTH + "x",
+        "<div>" * (MAX_PARSE_DEPTH - 1) + "<Span/><div /\u00a0><Li><BR>" * 3 + "x",  # self-closing, flat
+        "<div>" * (MAX_PARSE_DEPTH - 1) + "<Span>" + "x",
         "<div>" * (MAX_PARSE_DEPTH + 1) + "x" + "</div>" * 3,
         "<div>" * MAX_PARSE_DEPTH + "</div>" * 5 + "<div>" * 6,
         f"<p {many}>x</p>" + "<br>" * 1000,
@@ -431,7 +463,9 @@ def test_limit_markup_quick_check_agrees_with_the_full_pass(seed: int) -> None:
     ]
     for page in pages:
         for data in (page, page.encode()):
-            assert limit_markup(data) == _limit_markup_full_pass(data)
+            full = _limit_markup_full_pass(data)
+            assert limit_markup(data) == full
+            assert _within_limits(data) == _within_limits_reference(data)
     changed = [p for p in pages if _limit_markup_full_pass(p) != p]
     assert len(changed) >= 3  # the limits were reached
 

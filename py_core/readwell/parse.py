@@ -197,9 +197,14 @@ def _within_limits(data: str | bytes) -> bool:
     depth = 0
     long_attrs = 4 * MAX_TAG_ATTRS
     for closing, name, attrs in tags:
-        if len(attrs) > long_attrs and not closing and len(attr_re.findall(attrs)) > MAX_TAG_ATTRS:
-            return False
-        if name.lower() in flat or attrs.rstrip().endswith(slash):
+        if attrs:
+            if len(attrs) > long_attrs and not closing and len(attr_re.findall(attrs)) > MAX_TAG_ATTRS:
+                return False
+            end = attrs[-1:]  # a self-closing tag's attribute text ends in "/" or in space after it
+            if (end == slash or end.isspace()) and attrs.rstrip().endswith(slash):
+                continue
+        # (most names are lower case already: no lower-cased copy to make)
+        if name in flat or (not name.islower() and name.lower() in flat):
             continue
         if closing:
             if depth:
