@@ -363,16 +363,34 @@ def remove_closing_notice(ctx: Context, root: Element) -> None:
     one followed by a section of text stays, as does one in code or a data table.
     """
     lines = root_lines(root)
-    texts = [normalize_space(" ".join(t.data for t in ln)) for ln in lines]
-    units = [text_units(t) for t in texts]
-    after = sum(units)
-    before = 0
-    for line, text, n in zip(lines, texts, units, strict=True):
-        after -= n
+    texts: dict[int, str] = {}  # line index -> its normalized text, made only for the lines read below
+    units: dict[int, int] = {}
+
+    def units_of(i: int) -> int:
+        if i not in units:
+            texts[i] = normalize_space(" ".join(t.data for t in lines[i]))
+            units[i] = text_units(texts[i])
+        return units[i]
+
+    # Only a line with NOTICE_MIN_BEFORE_UNITS before it and at most NOTICE_TAIL_MAX_UNITS after it can be
+    # the notice: the first lines and the last ones decide where such lines are, so a long article's lines
+    # between them are never joined and measured (the text before a line only grows, the text after it
+    # only shrinks, line by line)
+    first = before = 0
+    while first < len(lines) and before < NOTICE_MIN_BEFORE_UNITS:
+        before += units_of(first)
+        first += 1
+    if before < NOTICE_MIN_BEFORE_UNITS:
+        return
+    start = len(lines)  # the first line with at most NOTICE_TAIL_MAX_UNITS after it
+    after = 0
+    while start > first and after <= NOTICE_TAIL_MAX_UNITS:
+        start -= 1
+        after += units_of(start)
+    for i in range(start, len(lines)):
+        line, text = lines[i], texts[i]
         if (
-            after <= NOTICE_TAIL_MAX_UNITS
-            and before >= NOTICE_MIN_BEFORE_UNITS
-            and len(text) <= MAX_PATTERN_BLOCK
+            len(text) <= MAX_PATTERN_BLOCK
             and LEGAL_NOTICE.match(text)
             and not any(ctx.is_protected(t.parent) for t in line if t.parent is not None)
         ):
@@ -385,7 +403,6 @@ def remove_closing_notice(ctx: Context, root: Element) -> None:
                 ):
                     ctx.remove(node, TEXT, "closing-legal-notice", "page footer after the legal notice")
             return
-        before += n
 
 
 def teaser_cards(els: list[Element]) -> bool:
