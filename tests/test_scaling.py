@@ -271,7 +271,7 @@ def test_extraction_leaves_no_tree_to_the_cyclic_collector() -> None:
 def test_text_start_equals_the_start_of_the_normalized_text(seed: int) -> None:
     """The removal log reads only the start of a removed subtree's text; it must be the same start."""
     rng = random.Random(seed)
-    pieces = [" ", "\n\t", "ab", " cd ", "x" * 45, "  y  z ", "\u00a0w", ""]
+    pieces = [" ", "\n\t", "ab", " cd ", "x" * 45, "  y  z ", "\u00a0w", "", " " * 40, "a " * 30 + "\n" * 50]
     for _ in range(300):
         root = Element("div")
         elements = [root]

@@ -227,7 +227,14 @@ class Element(Node):
                 out.append(data)
                 size += len(data)
                 if size >= check_at:
-                    head = normalize_space("".join(out))
+                    raw = "".join(out)
+                    if len(raw) > 4 * limit:
+                        # a prefix of the raw text normalizes to a prefix of the normalized whole: a long
+                        # paragraph is not split into words just to read its first few characters
+                        head = normalize_space(raw[: 4 * limit])
+                        if len(head) >= limit:
+                            return head[:limit]
+                    head = normalize_space(raw)
                     if len(head) >= limit:
                         return head[:limit]
                     check_at = 2 * size
