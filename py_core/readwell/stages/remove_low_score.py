@@ -15,7 +15,7 @@ from ..measure import Stat
 from ..rules import INLINE_TAGS, PROMO_TEXT, phrase_in_prose, reads_as_prose
 from ..sanitize import ALLOWED_TAGS, DROP_TAGS
 from ..signals import class_weight, match_exact, match_partial
-from ..textstats import BLOCK_TAGS, headed_by_link, led_by_link, text_units
+from ..textstats import BLOCK_TAGS, HEADINGS, headed_by_link, led_by_link, text_units
 from ..thresholds import (
     MOST_OF_ROOT_SHAPE,
     PROSE_MIN_UNITS,
@@ -272,6 +272,8 @@ def run(ctx: Context) -> None:
         )
         if not why or names_boilerplate(el, st):
             continue  # named by class/id or tag: remove_by_selector removes it and logs the exact rule
+        if in_heading(el):
+            continue  # part of a heading's line: "History [edit]" keeps its link, as in Readability
         if el.tag == "span" and sentences_of_paragraph(el, st):
             continue  # a <p>'s own sentences in a styling <span>: paragraphs are not judged here
         if st.units and phrase_in_prose(el):
@@ -296,6 +298,19 @@ def run(ctx: Context) -> None:
                 s.headings -= st.headings
                 if anc is root:
                     break
+
+
+def in_heading(el: Element) -> bool:
+    """``el`` is an inline element inside a heading (through inline ancestors only). Headings are judged
+    whole (remove_by_selector, normalize_output's title rules); a phrase of one is not a block, and judging
+    it by link density takes words out of the heading (a wiki section's "[edit]" link, which Readability and
+    its reader view keep, and the linked part of a heading)."""
+    if el.tag not in INLINE_TAGS:
+        return False
+    a = el.parent
+    while a is not None and a.tag in INLINE_TAGS:
+        a = a.parent
+    return a is not None and a.tag in HEADINGS
 
 
 _SENTENCE_END = (".", "!", "?", "…")
