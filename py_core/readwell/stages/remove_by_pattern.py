@@ -20,12 +20,13 @@ from ..rules import (
     INLINE_TAGS,
     LEGAL_NOTICE,
     MAX_PATTERN_BLOCK,
+    SEE_ALSO_HEADING,
     TEASER_HEADING,
     TEXT_RULES,
     Rule,
 )
 from ..textstats import BLOCK_TAGS as LAYOUT_BLOCKS
-from ..textstats import headed_by_link, led_by_link, text_units
+from ..textstats import HEADINGS, headed_by_link, led_by_link, text_units
 from ..thresholds import (
     BYLINE_LINE_MAX_WORDS,
     NOTICE_MIN_BEFORE_UNITS,
@@ -243,6 +244,8 @@ def run(ctx: Context) -> None:
                 pass
             else:
                 m = match_boilerplate(text) if id(el) not in media else None
+                if m and el.tag in HEADINGS and SEE_ALSO_HEADING.match(text):
+                    m = None  # the heading of the article's "See also" section, not a prompt
                 if m and _standalone(el):
                     found.append((el, m.id, m.reason))
                     continue

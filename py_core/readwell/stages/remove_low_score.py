@@ -12,7 +12,14 @@ from __future__ import annotations
 from ..context import SCORE, Context
 from ..dom import HTML_NS, Element, Text, holds_space, normalize_space
 from ..measure import Stat
-from ..rules import INLINE_TAGS, PROMO_TEXT, phrase_in_prose, reads_as_prose
+from ..rules import (
+    INLINE_TAGS,
+    PROMO_TEXT,
+    SEE_ALSO_HEADING,
+    SEE_ALSO_LOOKBACK,
+    phrase_in_prose,
+    reads_as_prose,
+)
 from ..sanitize import ALLOWED_TAGS, DROP_TAGS
 from ..signals import class_weight, match_exact, match_partial
 from ..textstats import BLOCK_TAGS, HEADINGS, headed_by_link, led_by_link, text_units
@@ -272,6 +279,8 @@ def run(ctx: Context) -> None:
         )
         if not why or names_boilerplate(el, st):
             continue  # named by class/id or tag: remove_by_selector removes it and logs the exact rule
+        if el.tag in SEE_ALSO_TAGS and in_see_also_section(el):
+            continue  # the article's own "See also" list (Readability keeps it)
         if in_heading(el):
             continue  # part of a heading's line: "History [edit]" keeps its link, as in Readability
         if el.tag == "span" and sentences_of_paragraph(el, st):
@@ -298,6 +307,29 @@ def run(ctx: Context) -> None:
                 s.headings -= st.headings
                 if anc is root:
                     break
+
+
+SEE_ALSO_TAGS = frozenset({"ul", "ol", "div"})
+
+
+def in_see_also_section(el: Element) -> bool:
+    """``el`` (or the block it opens, two levels up at most) comes right after a "See also" heading: the
+    nearest heading among the ``SEE_ALSO_LOOKBACK`` blocks before it says so. Wikipedia wraps the list in
+    a multi-column ``<div>`` and may set a portal box between heading and list."""
+    cur = el
+    for _ in range(3):
+        par = cur.parent
+        if par is None:
+            return False
+        kids = par.element_children
+        i = kids.index(cur)
+        if i > 0:
+            for h in reversed(kids[max(0, i - SEE_ALSO_LOOKBACK) : i]):
+                if h.tag in HEADINGS:
+                    return SEE_ALSO_HEADING.match(normalize_space(h.text())) is not None
+            return False
+        cur = par
+    return False
 
 
 def in_heading(el: Element) -> bool:
