@@ -878,12 +878,15 @@ GENERIC_PLAYER_TITLE = re.compile(
     re.I,
 )
 
-# --- an article's own "See also" section (remove_low_score, remove_by_pattern) ---------------------------
-# A heading saying "See also" (a wiki's "See also [edit]" too) opens the article's list of related articles:
-# Readability keeps it and readability-dev's gold has it. As a line of text "See also ..." stays a
-# read-more prompt; as a heading with its list it is a section of the article. A related-stories block
-# has its own headings (``TEASER_HEADING``).
-SEE_ALSO_HEADING = re.compile(r"^see also\b", re.I)
+# --- an article's own closing sections (remove_low_score, remove_by_pattern) --------------------------------
+# A heading saying "See also", "External links", "Further reading", "References", "Sources", "Bibliography"
+# or "Notes" (a wiki's "See also [edit]" too) opens the article's own list of links or works: Readability
+# keeps these sections and readability-dev's gold has them. As a line of text "See also ..." stays a
+# read-more prompt; as a heading with its list it is a section of the article. A related-stories block has
+# its own headings (``TEASER_HEADING``).
+SEE_ALSO_HEADING = re.compile(
+    r"^(see also|external links|further reading|references|sources|bibliography|notes)\b", re.I
+)
 SEE_ALSO_LOOKBACK = 3  # the heading is one of the few blocks right before the list (a portal box between)
 
 
