@@ -12,7 +12,7 @@ import re
 
 from ..context import STRUCTURE, Context
 from ..dom import NON_TEXT, Element, Node, Text, holds_space, normalize_space
-from ..rules import TITLE_TOKENS, tokens_of
+from ..rules import INLINE_TAGS, TITLE_TOKENS, tokens_of
 from ..textstats import BLOCK_TAGS
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
@@ -112,6 +112,35 @@ def _block_between_words(el: Element) -> bool:
     return isinstance(after, Element) and after.tag not in BLOCK_TAGS
 
 
+def _holds_break(el: Element) -> bool:
+    """``el`` (showing no words) holds a line break."""
+    return any(isinstance(n, Element) and n.tag in BREAKS for n in el.iter_nodes())
+
+
+def _in_running_text(el: Element) -> bool:
+    """``el`` has words or phrases on both sides on its line (whitespace skipped; through the inline
+    elements holding it: ``our<a><span><br></span>main page</a>``). Between blocks or at a line's start or
+    end a break separates nothing."""
+    return _phrase_side(el, before=True) and _phrase_side(el, before=False)
+
+
+def _phrase_side(el: Element, before: bool) -> bool:
+    cur = el
+    while cur.parent is not None:
+        kids = cur.parent.children
+        i = next(k for k, c in enumerate(kids) if c is cur)
+        for n in reversed(kids[:i]) if before else kids[i + 1 :]:
+            if isinstance(n, Text):
+                if n.data.strip():
+                    return True
+                continue
+            return isinstance(n, Element) and n.tag in INLINE_TAGS
+        if cur.parent.tag not in INLINE_TAGS:
+            return False
+        cur = cur.parent
+    return False
+
+
 def run(ctx: Context) -> None:
     root = ctx.root or ctx.doc.body
     title = normalize_space(ctx.meta.title or "").lower()
@@ -122,7 +151,13 @@ def run(ctx: Context) -> None:
         if el.parent is None or el.tag in KEEP_EMPTY or ctx.protected_kind(el):
             continue
         if id(el) not in texty and id(el) not in media and not el.get("data-tex"):
-            if el.tag not in BLOCK_TAGS and holds_space(el):
+            if el.tag not in BLOCK_TAGS and _holds_break(el) and _in_running_text(el):
+                # "555-0100<span><br></span>Mobile" shows two lines (editors wrap breaks in styling spans):
+                # a line break stands in for it. Between blocks (a spacer after a paragraph) it goes.
+                ctx.replace(
+                    el, ctx.new_element("br"), STRUCTURE, "empty", "empty element (a line break kept)"
+                )
+            elif el.tag not in BLOCK_TAGS and holds_space(el):
                 # It still parts the words on its two sides ("help<strong> </strong>more", a spacer
                 # <span>&nbsp; </span>): a space stands in for it.
                 ctx.replace(el, ctx.new_text(" "), STRUCTURE, "empty", "empty element (a space kept)")

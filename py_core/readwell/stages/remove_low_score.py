@@ -130,8 +130,8 @@ def verdict(el: Element, st: Stat, root_units: int, fields: set[int] | None = No
     ``el``'s subtree as it is."""
     if st.units == 0 and st.images == 0 and st.embeds == 0 and st.videos == 0:
         if el.tag in ("div", "section", "span", "aside", "header", "footer", "ul", "ol", "dl", "form"):
-            # (white space parts words: normalize_output turns such an element into a space)
-            return None if el.tag == "span" and holds_space(el) else "empty block"
+            # (white space or a line break parts words: normalize_output leaves a space or a break)
+            return None if el.tag == "span" and (holds_space(el) or holds_break(el)) else "empty block"
         return None
     weight = class_weight(el)
     ld = st.link_density
@@ -330,6 +330,12 @@ def in_see_also_section(el: Element) -> bool:
             return False
         cur = par
     return False
+
+
+def holds_break(el: Element) -> bool:
+    """An empty ``<span>`` holding a line break: in running text it is what parts two lines
+    (``555-0100<span><br></span>Mobile``), so it is left to normalize_output, which keeps the break."""
+    return any(isinstance(n, Element) and n.tag == "br" for n in el.iter_nodes())
 
 
 def in_heading(el: Element) -> bool:
