@@ -668,10 +668,12 @@ LEGAL_NOTICE = re.compile(
 MAX_PATTERN_BLOCK = 420  # characters: longer blocks are prose, never boilerplate by pattern
 
 # Promotional text with low link density (Readability keeps it): commercial imperatives in a short block.
+# "deal" in "a big deal", "a great deal of", "a good deal" is prose, not an offer (a story's line of dialogue
+# "Will they make a big deal about it?" was removed as a promotion)
 PROMO_TEXT = re.compile(
-    r"\b(subscribe|subscription|sign up|newsletter|deals?|discount|save \d+|\d+ ?% off|percent off|"
-    r"coupon|promo code|free trial|buy now|shop now|order now|limited time|download (our|the) app|"
-    r"get the app|unlock|premium|members? only)\b",
+    r"\b(subscribe|subscription|sign up|newsletter|(?<!big )(?<!great )(?<!good )deals?|discount|save \d+|"
+    r"\d+ ?% off|percent off|coupon|promo code|free trial|buy now|shop now|order now|limited time|"
+    r"download (our|the) app|get the app|unlock|premium|members? only)\b",
     re.I,
 )
 
