@@ -474,8 +474,11 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
         ),
         (
             "newsletter-signup",
-            r"^(sign up|subscribe|register|join)\b.{0,40}\b(newsletter|updates|inbox|mailing list|"
-            r"free)\b.{0,200}$",
+            # one sentence: a second sentence makes it the author's own note ("Sign up for X, a paid weekly
+            # newsletter from me about ... Your first month is free.", "Join us for our free webinar ... .
+            # We will cover ...")
+            r"^(?!.*[.!?]\s+\S)(sign up|subscribe|register|join)\b.{0,40}\b(newsletter|updates|inbox|"
+            r"mailing list|free)\b.{0,200}$",
             "newsletter ask",
         ),
         (
