@@ -468,8 +468,11 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
     for rid, p, reason in (
         (
             "share-prompt",
-            r"^(share|teilen|partager|compartir)( this| the)?( article| story| post| page)?( on|"
-            r" via)?\b.{0,80}$",
+            # the word, what is shared and where or with whom, or a separator and the services; not a
+            # sentence of the text ("Share your page and let us know ... below!", "Share this information,
+            # please?")
+            r"^(share|teilen|partager|compartir)( this| the)?( article| story| post| page| link)?"
+            r"(\s*[:|»›-].{0,80}|\s+(on|via|with|to)\b.{0,80}|\s*[!.]?)$",
             "share prompt",
         ),
         (
