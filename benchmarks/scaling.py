@@ -76,6 +76,13 @@ def shadow_roots(n: int) -> str:
     return _page(f"<p>{PROSE}</p>" + "".join(host.format(i=i) for i in range(n)))
 
 
+def empty_siblings(n: int) -> str:
+    """Words parted by empty elements (an empty block, a styling span around a line break, a span of one
+    space), each left for the pipeline to drop or to replace by a break or a space."""
+    units = "".join(f"w{i}<div></div>x{i}<span><br></span>y{i}<b> </b>" for i in range(n // 3))
+    return _page(f"<p>{PROSE}</p><div>{units}z</div>")
+
+
 # shape -> (builder, n). 2n of the megabyte <pre> is ~1 MB; 2n of the links is 50k.
 SHAPES: dict[str, tuple[Callable[[int], str], int]] = {
     "wide-siblings": (wide_siblings, 2500),
@@ -86,6 +93,7 @@ SHAPES: dict[str, tuple[Callable[[int], str], int]] = {
     "small-tables-5k": (small_tables, 2500),
     "megabyte-pre": (big_pre, 20_000),
     "shadow-roots": (shadow_roots, 1000),
+    "empty-siblings": (empty_siblings, 7500),
 }
 
 

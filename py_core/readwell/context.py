@@ -196,15 +196,16 @@ class Context:
             tag = "#text"
         self.log.append(LogEntry(self.stage, action, kind, rule, reason, text, node.nid, path, tag))
 
-    def remove(self, node: Node, kind: str, rule: str, reason: str) -> None:
-        """Remove ``node`` (and its subtree) from the working tree, logging why."""
+    def remove(self, node: Node, kind: str, rule: str, reason: str, at: int = -1) -> None:
+        """Remove ``node`` (and its subtree) from the working tree, logging why (``at``: as in
+        ``dom.detach``)."""
         self.flush_unwraps()
         if node.parent is None:
             return
         self._entry(node, "remove", kind, rule, reason)
         if self._stats is not None:
             self._stats_changed.append(node.parent)
-        dom.detach(node)
+        dom.detach(node, at)
         if node.__class__ is Element:
             self._dropped.append(node)
 
@@ -236,14 +237,15 @@ class Context:
             self._pending_ids.clear()
             dom.unwrap_all(pending)
 
-    def replace(self, old: Node, new: Node, kind: str, rule: str, reason: str) -> None:
-        """Put ``new`` where ``old`` was (e.g. a normalized code block), logging it."""
+    def replace(self, old: Node, new: Node, kind: str, rule: str, reason: str, at: int = -1) -> None:
+        """Put ``new`` where ``old`` was (e.g. a normalized code block), logging it (``at``: as in
+        ``dom.replace``)."""
         self.flush_unwraps()
         if old.parent is None:
             return
         self._entry(old, "replace", kind, rule, reason)
         self.forget_measures()
-        dom.replace(old, new)
+        dom.replace(old, new, at)
         if old.__class__ is Element:
             self._dropped.append(old)
 

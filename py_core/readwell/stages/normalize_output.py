@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..context import STRUCTURE, Context
-from ..dom import NON_TEXT, Element, Node, Text, holds_space, normalize_space
+from ..dom import NON_TEXT, Element, Node, SiblingIndex, Text, holds_space, normalize_space
 from ..rules import INLINE_TAGS, TITLE_TOKENS, tokens_of
 from ..textstats import BLOCK_TAGS
 
@@ -91,14 +91,14 @@ def _texts_and_media(order: list[Element]) -> tuple[set[int], set[int]]:
     return texty, media
 
 
-def _block_between_words(el: Element) -> bool:
+def _block_between_words(el: Element, index: SiblingIndex) -> bool:
     """An empty block with running text right on both sides (``a<div></div>b`` shows two lines): without
     it the two words would run together. Between blocks or at a run's space it parts nothing."""
     par = el.parent
     if par is None:
         return False
     kids = par.children
-    i = next(k for k, c in enumerate(kids) if c is el)
+    i = index(el)
     if i == 0 or i == len(kids) - 1:
         return False
     before, after = kids[i - 1], kids[i + 1]
@@ -117,19 +117,23 @@ def _holds_break(el: Element) -> bool:
     return any(isinstance(n, Element) and n.tag in BREAKS for n in el.iter_nodes())
 
 
-def _in_running_text(el: Element) -> bool:
+def _in_running_text(el: Element, index: SiblingIndex) -> bool:
     """``el`` has words or phrases on both sides on its line (whitespace skipped; through the inline
     elements holding it: ``our<a><span><br></span>main page</a>``). Between blocks or at a line's start or
     end a break separates nothing."""
-    return _phrase_side(el, before=True) and _phrase_side(el, before=False)
+    return _phrase_side(el, -1, index) and _phrase_side(el, 1, index)
 
 
-def _phrase_side(el: Element, before: bool) -> bool:
+def _phrase_side(el: Element, step: int, index: SiblingIndex) -> bool:
+    """A word or an inline element is next to ``el`` on the side ``step`` points to (-1 before, 1 after),
+    looking through the inline elements holding it."""
     cur = el
     while cur.parent is not None:
         kids = cur.parent.children
-        i = next(k for k, c in enumerate(kids) if c is cur)
-        for n in reversed(kids[:i]) if before else kids[i + 1 :]:
+        i = index(cur) + step
+        while 0 <= i < len(kids):
+            n = kids[i]
+            i += step
             if isinstance(n, Text):
                 if n.data.strip():
                     return True
@@ -147,25 +151,29 @@ def run(ctx: Context) -> None:
     # 1. empty elements, bottom-up (removing an empty element changes no other element's verdict)
     order = list(root.iter(include_self=False))
     texty, media = _texts_and_media(order)
+    index = SiblingIndex()  # (the loop runs bottom-up: a node's earlier siblings do not move meanwhile)
     for el in reversed(order):
         if el.parent is None or el.tag in KEEP_EMPTY or ctx.protected_kind(el):
             continue
         if id(el) not in texty and id(el) not in media and not el.get("data-tex"):
-            if el.tag not in BLOCK_TAGS and _holds_break(el) and _in_running_text(el):
+            at = index(el)
+            if el.tag not in BLOCK_TAGS and _holds_break(el) and _in_running_text(el, index):
                 # "555-0100<span><br></span>Mobile" shows two lines (editors wrap breaks in styling spans):
                 # a line break stands in for it. Between blocks (a spacer after a paragraph) it goes.
                 ctx.replace(
-                    el, ctx.new_element("br"), STRUCTURE, "empty", "empty element (a line break kept)"
+                    el, ctx.new_element("br"), STRUCTURE, "empty", "empty element (a line break kept)", at
                 )
             elif el.tag not in BLOCK_TAGS and holds_space(el):
                 # It still parts the words on its two sides ("help<strong> </strong>more", a spacer
                 # <span>&nbsp; </span>): a space stands in for it.
-                ctx.replace(el, ctx.new_text(" "), STRUCTURE, "empty", "empty element (a space kept)")
-            elif el.tag in BLOCK_TAGS and _block_between_words(el):
+                ctx.replace(el, ctx.new_text(" "), STRUCTURE, "empty", "empty element (a space kept)", at)
+            elif el.tag in BLOCK_TAGS and _block_between_words(el, index):
                 # "line<div></div>line" shows two lines: a line break stands in for it
-                ctx.replace(el, ctx.new_element("br"), STRUCTURE, "empty", "empty block (a line break kept)")
+                ctx.replace(
+                    el, ctx.new_element("br"), STRUCTURE, "empty", "empty block (a line break kept)", at
+                )
             else:
-                ctx.remove(el, STRUCTURE, "empty", "empty element")
+                ctx.remove(el, STRUCTURE, "empty", "empty element", at)
     # 2. one title: a heading at the top of the article that repeats the page title. Only <h1>/<h2> (and
     # title-named blocks) are the page's headline, as in Readability's duplicate-title check: an <h3> that
     # repeats the title is a post's own heading inside the article (blog templates), which article bodies

@@ -10,7 +10,7 @@ here.
 from __future__ import annotations
 
 from ..context import SCORE, Context
-from ..dom import HTML_NS, Element, Text, holds_space, normalize_space
+from ..dom import HTML_NS, Element, SiblingIndex, Text, holds_space, normalize_space
 from ..measure import Stat
 from ..rules import (
     INLINE_TAGS,
@@ -265,6 +265,7 @@ def run(ctx: Context) -> None:
     # Bottom-up: inner blocks first, so an outer container is judged on what survives inside it.
     order = [e for e in root.iter(include_self=False) if e.tag in CANDIDATE_TAGS or unknown_wrapper(e)]
     removed: set[int] = set()
+    index = SiblingIndex()  # (bottom-up: a block's earlier siblings do not move before it is judged)
     for el in reversed(order):
         if el.parent is None or ctx.is_protected(el) or any(a.nid in removed for a in el.ancestors()):
             continue
@@ -279,7 +280,7 @@ def run(ctx: Context) -> None:
         )
         if not why or names_boilerplate(el, st):
             continue  # named by class/id or tag: remove_by_selector removes it and logs the exact rule
-        if el.tag in SEE_ALSO_TAGS and in_see_also_section(el):
+        if el.tag in SEE_ALSO_TAGS and in_see_also_section(el, index):
             continue  # the article's own "See also" list (Readability keeps it)
         if in_heading(el):
             continue  # part of a heading's line: "History [edit]" keeps its link, as in Readability
@@ -288,7 +289,7 @@ def run(ctx: Context) -> None:
         if st.units and phrase_in_prose(el):
             continue  # a linked phrase inside a sentence (<span><a>…</a></span>) is the sentence's words
         if why:
-            ctx.remove(el, SCORE, f"{el.tag}:low-score", why)
+            ctx.remove(el, SCORE, f"{el.tag}:low-score", why, index(el))
             removed.add(el.nid)
             # ancestors' stats shrink: subtract this block so outer blocks are judged on what is left
             for anc in el.ancestors():
@@ -312,7 +313,7 @@ def run(ctx: Context) -> None:
 SEE_ALSO_TAGS = frozenset({"ul", "ol", "div"})
 
 
-def in_see_also_section(el: Element) -> bool:
+def in_see_also_section(el: Element, index: SiblingIndex) -> bool:
     """``el`` (or the block it opens, two levels up at most) comes right after a "See also" heading: the
     nearest heading among the ``SEE_ALSO_LOOKBACK`` blocks before it says so. Wikipedia wraps the list in
     a multi-column ``<div>`` and may set a portal box between heading and list."""
@@ -321,12 +322,17 @@ def in_see_also_section(el: Element) -> bool:
         par = cur.parent
         if par is None:
             return False
-        kids = par.element_children
-        i = kids.index(cur)
-        if i > 0:
-            for h in reversed(kids[max(0, i - SEE_ALSO_LOOKBACK) : i]):
+        kids = par.children
+        j = index(cur) - 1
+        seen = 0  # element siblings read before ``cur``, nearest first
+        while j >= 0 and seen < SEE_ALSO_LOOKBACK:
+            h = kids[j]
+            j -= 1
+            if isinstance(h, Element):
+                seen += 1
                 if h.tag in HEADINGS:
                     return SEE_ALSO_HEADING.match(normalize_space(h.text())) is not None
+        if seen:
             return False
         cur = par
     return False
