@@ -36,8 +36,9 @@
   /** Snapshot the page and run readwell on it. options: readwell's keyword options (the engine keeps the names
    * readwell defines and drops the rest) plus engine ('page') and useSiteRoot (false). Returns { result, nodes,
    * stages (readwell's stage names, in order), snapshotMs, nodeCount, engine, siteRoot (the remembered root
-   * used, or null), notice (why a remembered root was not used, or null) }. */
-  async function extractHere(options = {}) {
+   * used, or null), notice (why a remembered root was not used, or null) }. afterSnapshot: called once the
+   * snapshot has been sent, while the engine works (the reader puts up its surface then). */
+  async function extractHere(options = {}, afterSnapshot = null) {
     const t0 = performance.now();
     const pyOpts = { ...options, url: location.href };
     let siteRoot = null;
@@ -60,7 +61,9 @@
     const t2b = performance.now();
     let got;
     try {
-      got = await runEngine(snap, pyOpts, options.engine);
+      const asked = runEngine(snap, pyOpts, options.engine); // the snapshot is on its way when this returns
+      if (afterSnapshot) afterSnapshot();
+      got = await asked;
     } catch (err) {
       if (!siteRoot) throw err;
       // the remembered root is on the page for the browser but not for readwell (or failed): never lock out
@@ -202,17 +205,28 @@
     RW.overlay.hide();
     const t0 = performance.now();
     RW.reader.prepare(msg.css);
-    const { result, snapshotMs, engine, notice, phases } = await extractHere(msg.options || {});
+    // the reader's surface goes up right after the snapshot, while the engine works (reader.js open())
+    let result = null;
+    let shell = null;
+    const acts = { ...actions, copy: () => copyMarkdown(result) };
+    let got;
+    try {
+      got = await extractHere(msg.options || {}, () => { shell = RW.reader.open(msg.css, acts); });
+    } catch (err) {
+      if (shell) shell.then((sh) => RW.reader.dismiss(sh), () => {});
+      throw err;
+    }
+    ({ result } = got);
+    const { snapshotMs, engine, notice, phases } = got;
     const t1 = performance.now();
-    const shown = await RW.reader.show(result, msg.css, { ...actions, copy: () => copyMarkdown(result) },
-      notice);
+    const shown = RW.reader.fill(await shell, result, notice);
     phases.show = performance.now() - t1;
     // when the first frame with the reader has been painted (benchmark: build_scripts/bench_extension.py)
     RW.content.painted = new Promise((resolve) => {
       requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
     });
-    return { open: true, found: shown.found, title: result.title, ms: performance.now() - t0, snapshotMs,
-      engine, notice, phases };
+    return { open: shown.shown, found: shown.found, title: result.title, ms: performance.now() - t0,
+      snapshotMs, engine, notice, phases };
   }
 
   async function toggleOverlay(options) {

@@ -179,24 +179,33 @@
     if (!ok) throw new Error('readwell: the browser refused to copy');
   }
 
-  /** Show the reader for `result` (readwell JSON). actions: { save(format), copy(), overlay() }; notice: a
-   * message shown (and announced) when the reader opens, e.g. why a remembered root was not used. */
-  async function show(result, css, actions = {}, notice = null) {
+  // Opening is two steps so that the page's side of it overlaps the engine's work (content.js): open() puts up
+  // the reader's surface (host, toolbar, the covering sheet: the page-wide restyle that sheet causes, 4-6 ms
+  // on real pages, and the reader's own style and layout) while the engine runs in its own process; fill()
+  // adds the article when the result arrives. show() does both for a result at hand.
+  let opening = null; // the pending open() (a token): hide() or a newer open() cancels it
+
+  /** Put up the reader's surface with no article yet (aria-busy, an empty status line) and focus it.
+   * actions: { save(format), copy(), overlay() }. Resolves with a handle for fill(), or null when the reader
+   * was closed (or opened again) before the saved preferences arrived. */
+  async function open(css, actions = {}) {
     hide();
+    const token = {};
+    opening = token;
     const prefs = await (prepared || loadPrefs());
     prepared = null;
+    if (opening !== token) return null;
+    opening = null;
     previousFocus = document.activeElement;
     const [h, shadow] = makeHost(css);
     const root = el('div', { class: 'rw-root', role: 'dialog', 'aria-modal': 'true',
-      'aria-label': 'Reader view', tabindex: '-1', dir: uiDir() });
+      'aria-label': 'Reader view', 'aria-busy': 'true', tabindex: '-1', dir: uiDir() });
     applyPrefs(root, prefs);
     const update = (k, v) => { prefs[k] = v; applyPrefs(root, prefs); savePrefs(prefs); };
-    const found = result && result.found;
     // One row at any width (360 px phones included): the settings and the saves sit in two menus
     // (<details>: keyboard and screen-reader friendly without scripting), the close button stays visible.
-    const save = (format) => () => { closeMenus(root); if (actions.save) actions.save(format); };
-    const menu = (label, title, ...items) => el('details', { class: 'rw-menu' },
-      el('summary', { 'aria-label': title, title, text: label }), el('div', { class: 'rw-pop' }, ...items));
+    const debug = el('button', { type: 'button', text: 'Debug', title: 'Debug overlay',
+      'aria-label': 'Debug overlay', onclick: () => { hide(); if (actions.overlay) actions.overlay(); } });
     const toolbar = el('div', { class: 'rw-toolbar', role: 'toolbar', 'aria-label': 'Reader settings' },
       menu('Aa', 'Text and theme',
         select('Theme', prefs.theme,
@@ -213,17 +222,7 @@
         select('Width', prefs.width, [['narrow', 'Narrow'], ['medium', 'Medium'], ['wide', 'Wide']],
           (v) => update('width', v)),
         select('Font', prefs.font, [['serif', 'Serif'], ['sans', 'Sans']], (v) => update('font', v))),
-      found ? menu('Save', 'Save the article',
-        el('button', { type: 'button', text: 'Save Markdown', onclick: save('markdown') }),
-        el('button', { type: 'button', text: 'Save Markdown + images',
-          'data-readwell-save': 'markdown-images',
-          title: 'Markdown with the images in a folder beside it', onclick: save('markdown-images') }),
-        el('button', { type: 'button', text: 'Save HTML', onclick: save('html') }),
-        el('button', { type: 'button', text: 'Copy Markdown', 'data-readwell-copy': 'markdown',
-          title: 'The article as Markdown with front matter, to the clipboard',
-          onclick: () => { closeMenus(root); if (actions.copy) actions.copy(); } })) : null,
-      el('button', { type: 'button', text: 'Debug', title: 'Debug overlay', 'aria-label': 'Debug overlay',
-        onclick: () => { hide(); if (actions.overlay) actions.overlay(); } }),
+      debug,
       el('span', { class: 'rw-spacer' }),
       el('button', { type: 'button', text: '✕', title: 'Close (Escape)',
         'aria-label': 'Close reader view (Escape)', onclick: hide }));
@@ -237,16 +236,6 @@
     root.appendChild(toolbar);
     // the live region exists before its text is set, so screen readers announce the change
     root.appendChild(el('div', { class: 'rw-status', role: 'status', 'aria-live': 'polite', hidden: '' }));
-    if (found) {
-      root.appendChild(buildPage(result, document));
-    } else {
-      root.appendChild(el('div', { class: 'rw-empty', role: 'status' },
-        el('h1', { text: 'No article found' }),
-        el('p', { text: 'Readwell did not find a main article on this page. The debug overlay shows what was '
-          + 'considered and why it was removed; you can also pick the content root by hand there.' }),
-        el('button', { type: 'button', text: 'Show debug overlay',
-          onclick: () => { hide(); if (actions.overlay) actions.overlay(); } })));
-    }
     root.addEventListener('keydown', (e) => {
       if (e.key !== 'Escape') return;
       e.stopPropagation();
@@ -257,8 +246,54 @@
     document.documentElement.appendChild(h);
     host = h;
     root.focus({ preventScroll: true });
+    return { host: h, root, toolbar, debug, actions };
+  }
+
+  const menu = (label, title, ...items) => el('details', { class: 'rw-menu' },
+    el('summary', { 'aria-label': title, title, text: label }), el('div', { class: 'rw-pop' }, ...items));
+
+  /** Add the article for `result` (readwell JSON) to the surface open() put up; notice: a message shown (and
+   * announced), e.g. why a remembered root was not used. { found, shown: false } when that surface was closed
+   * in the meantime (the user toggled the reader off while the engine worked). */
+  function fill(shell, result, notice = null) {
+    const found = !!(result && result.found);
+    if (!shell || host !== shell.host) return { found, shown: false };
+    const { root, toolbar, debug, actions } = shell;
+    if (found) {
+      const save = (format) => () => { closeMenus(root); if (actions.save) actions.save(format); };
+      toolbar.insertBefore(menu('Save', 'Save the article',
+        el('button', { type: 'button', text: 'Save Markdown', onclick: save('markdown') }),
+        el('button', { type: 'button', text: 'Save Markdown + images',
+          'data-readwell-save': 'markdown-images',
+          title: 'Markdown with the images in a folder beside it', onclick: save('markdown-images') }),
+        el('button', { type: 'button', text: 'Save HTML', onclick: save('html') }),
+        el('button', { type: 'button', text: 'Copy Markdown', 'data-readwell-copy': 'markdown',
+          title: 'The article as Markdown with front matter, to the clipboard',
+          onclick: () => { closeMenus(root); if (actions.copy) actions.copy(); } })), debug);
+      root.appendChild(buildPage(result, document));
+    } else {
+      root.appendChild(el('div', { class: 'rw-empty', role: 'status' },
+        el('h1', { text: 'No article found' }),
+        el('p', { text: 'Readwell did not find a main article on this page. The debug overlay shows what was '
+          + 'considered and why it was removed; you can also pick the content root by hand there.' }),
+        el('button', { type: 'button', text: 'Show debug overlay',
+          onclick: () => { hide(); if (actions.overlay) actions.overlay(); } })));
+    }
+    root.removeAttribute('aria-busy');
+    // focus stays on the dialog (a click or the page's script may have moved it while the engine worked)
+    root.focus({ preventScroll: true });
     if (notice) setTimeout(() => announce(notice, 'notice'), 50);
-    return { found: !!found };
+    return { found, shown: true };
+  }
+
+  /** Take down the surface open() put up (the extraction failed), unless another one replaced it. */
+  function dismiss(shell) {
+    if (shell && host === shell.host) hide();
+  }
+
+  /** Show the reader for `result` (readwell JSON) at once: open() then fill(). */
+  async function show(result, css, actions = {}, notice = null) {
+    return fill(await open(css, actions), result, notice);
   }
 
   /** The reader page (title, meta line, lead image, article) in `doc`; shared with the saved HTML. */
@@ -380,6 +415,7 @@
   }
 
   function hide() {
+    opening = null;
     if (!host) return false;
     host.remove();
     host = null;
@@ -391,6 +427,6 @@
     return true;
   }
 
-  RW.reader = { prepare, show, hide, announce, uncovered, isOpen: () => !!host, buildPage, uiDir, selection,
+  RW.reader = { prepare, open, fill, dismiss, show, hide, announce, uncovered, isOpen: () => !!host, buildPage, uiDir, selection,
     copyText };
 })();

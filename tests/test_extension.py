@@ -1254,6 +1254,48 @@ def test_same_origin_iframe_article(env):
     assert page_dom(page) == before
 
 
+# The snapshot alone, in the tab's content-script world (snapshot.js injected by itself).
+SNAPSHOT_ONLY = """async (tid) => {
+  await chrome.scripting.executeScript({ target: { tabId: tid }, files: ['snapshot.js'] });
+  const [r] = await chrome.scripting.executeScript({ target: { tabId: tid },
+    func: () => { const s = globalThis.__readwell.snapshot(); return { json: s.json, count: s.count }; } });
+  return r.result;
+}"""
+
+
+def test_snapshot_keeps_text_below_the_depth_cap(env):
+    """snapshot.js recurses per element only down to MAX_DEPTH (180, dom.py's cap) and gathers the text and
+    boundary marks below it by an iterative walk: a 1,000-deep nesting loses no text, which lands in
+    document order under the element at the cap."""
+    page, sw = env["page"], env["sw"]
+    tid = open_url(env, env["srv"].url("core--news-article-basic.html"))
+    page.evaluate(
+        """() => { let box = document.body;
+        for (let i = 0; i < 1000; i++) {
+          const d = document.createElement(i % 2 ? 'div' : 'section');
+          if (i % 200 === 199) d.append(`level ${i + 1} `);
+          box.append(d);
+          box = d;
+        }
+        box.append('bottom text');
+        box.append(document.createComment('$'));
+        box.parentNode.append(' after'); }"""
+    )
+    snap = sw.evaluate(SNAPSHOT_ONLY, tid)
+    tree = json.loads(snap["json"])
+    depth, node = 0, tree
+    while any(isinstance(c, dict) and c["t"] in ("section", "div") for c in node.get("c", [])) or depth < 2:
+        node = [c for c in node["c"] if isinstance(c, dict) and c["t"] in ("body", "section", "div")][-1]
+        depth += 1
+    assert depth == 179, depth  # html is depth 0: elements at depth 180 and below are not sent
+    assert node["c"] == [
+        "level 200 level 400 level 600 level 800 level 1000 bottom text",
+        {"t": "rw-boundary", "id": node["c"][1]["id"], "a": {"data-mark": "$"}},
+        " after",
+    ], node["c"]
+    assert snap["count"] < 600, snap["count"]  # the article's elements and the 178 levels above the cap
+
+
 def test_overlay_boxes_match_log_without_layout_shift(env):
     page, sw = env["page"], env["sw"]
     tid = open_url(env, env["srv"].url("core--blog-post-with-sidebar.html"))
