@@ -305,6 +305,13 @@ def holds_space(el: Element) -> bool:
     return any(isinstance(n, Text) and n.data for n in el.iter_nodes())
 
 
+def holds_break(el: Element) -> bool:
+    """``el`` holds a ``<br>``: an element showing no words but a line break (editors wrap breaks in
+    styling spans: ``555-0100<span><br></span>Mobile``) still parts two lines in running text, so whoever
+    drops it there must leave the break. (``<wbr>`` is a place a word may wrap, not a break.)"""
+    return any(isinstance(n, Element) and n.tag == "br" for n in el.iter_nodes())
+
+
 _WS_RUN = re.compile(r"\s+")
 
 

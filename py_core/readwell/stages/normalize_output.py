@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..context import STRUCTURE, Context
-from ..dom import NON_TEXT, Element, Node, SiblingIndex, Text, holds_space, normalize_space
+from ..dom import NON_TEXT, Element, Node, SiblingIndex, Text, holds_break, holds_space, normalize_space
 from ..rules import INLINE_TAGS, TITLE_TOKENS, tokens_of
 from ..textstats import BLOCK_TAGS
 
@@ -112,11 +112,6 @@ def _block_between_words(el: Element, index: SiblingIndex) -> bool:
     return isinstance(after, Element) and after.tag not in BLOCK_TAGS
 
 
-def _holds_break(el: Element) -> bool:
-    """``el`` (showing no words) holds a line break."""
-    return any(isinstance(n, Element) and n.tag in BREAKS for n in el.iter_nodes())
-
-
 def _in_running_text(el: Element, index: SiblingIndex) -> bool:
     """``el`` has words or phrases on both sides on its line (whitespace skipped; through the inline
     elements holding it: ``our<a><span><br></span>main page</a>``). Between blocks or at a line's start or
@@ -157,7 +152,7 @@ def run(ctx: Context) -> None:
             continue
         if id(el) not in texty and id(el) not in media and not el.get("data-tex"):
             at = index(el)
-            if el.tag not in BLOCK_TAGS and _holds_break(el) and _in_running_text(el, index):
+            if el.tag not in BLOCK_TAGS and holds_break(el) and _in_running_text(el, index):
                 # "555-0100<span><br></span>Mobile" shows two lines (editors wrap breaks in styling spans):
                 # a line break stands in for it. Between blocks (a spacer after a paragraph) it goes.
                 ctx.replace(

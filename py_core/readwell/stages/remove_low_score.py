@@ -10,7 +10,7 @@ here.
 from __future__ import annotations
 
 from ..context import SCORE, Context
-from ..dom import HTML_NS, Element, SiblingIndex, Text, holds_space, normalize_space
+from ..dom import HTML_NS, Element, SiblingIndex, Text, holds_break, holds_space, normalize_space
 from ..measure import Stat
 from ..rules import (
     INLINE_TAGS,
@@ -336,12 +336,6 @@ def in_see_also_section(el: Element, index: SiblingIndex) -> bool:
             return False
         cur = par
     return False
-
-
-def holds_break(el: Element) -> bool:
-    """An empty ``<span>`` holding a line break: in running text it is what parts two lines
-    (``555-0100<span><br></span>Mobile``), so it is left to normalize_output, which keeps the break."""
-    return any(isinstance(n, Element) and n.tag == "br" for n in el.iter_nodes())
 
 
 def in_heading(el: Element) -> bool:
