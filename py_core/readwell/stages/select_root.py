@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from .. import root_model, root_model_data
 from ..context import BEST_SCORE_NOTE, ROOT_BEST, SCORE, SELECTOR, Context
-from ..dom import Element, Text, detach, normalize_space
+from ..dom import Element, Node, Text, detach, normalize_space
 from ..errors import InputError
 from ..measure import Stat, measure
 from ..rules import (
@@ -137,9 +137,13 @@ def score_candidates(body: Element, stats: dict[int, Stat] | None = None, title:
     scores: dict[int, float] = {}
     elements: dict[int, Element] = {}
     prose: dict[int, float] = {}
-    stack: list[Element] = [body]
+    # Children are pushed whole and text nodes skipped when popped (the walk's order is the same); a
+    # paragraph's ancestors are listed once, for its prose and its score.
+    stack: list[Node] = [body]
     while stack:
         el = stack.pop()
+        if el.__class__ is not Element:
+            continue
         if el.tag in SKIP_TAGS:
             continue
         if el is not body and (
@@ -147,8 +151,7 @@ def score_candidates(body: Element, stats: dict[int, Stat] | None = None, title:
             or (el.nid not in holders and (_comment_compound(el) or _bio_box(el, title)))
         ):
             continue
-        kids = [c for c in el.children if isinstance(c, Element)]
-        stack.extend(reversed(kids))
+        stack.extend(el.children[::-1])
         if not _is_paragraph(el) and not (el.tag in SUBHEADINGS and _prose_heading(stats[el.nid])):
             continue
         st = stats[el.nid]
@@ -164,7 +167,8 @@ def score_candidates(body: Element, stats: dict[int, Stat] | None = None, title:
             continue  # layout cell: its paragraphs are scored themselves (a cell of direct prose is one)
         value = st.units * (1 - st.link_density)
         prose[el.nid] = prose.get(el.nid, 0.0) + value
-        for anc in el.ancestors():
+        ancestors = list(el.ancestors())
+        for anc in ancestors:
             prose[anc.nid] = prose.get(anc.nid, 0.0) + value
         content: float = 1 + st.marks + min(st.units // LENGTH_BONUS_UNITS, LENGTH_BONUS_MAX)
         content *= 1 - LINK_PENALTY * st.link_density
@@ -172,7 +176,7 @@ def score_candidates(body: Element, stats: dict[int, Stat] | None = None, title:
         # A block mixing a run of text with other blocks holds its paragraph itself (Readability would wrap
         # the run in a <p> inside it), so it is the first to receive the score.
         holds_run = el.tag in DIV_LIKE or el.tag == "td"
-        chain = [el, *el.ancestors()] if holds_run and _has_block_child(el) else list(el.ancestors())
+        chain = [el, *ancestors] if holds_run and _has_block_child(el) else ancestors
         for anc in chain:
             if anc.tag in ("#document", "html") or level > MAX_PROPAGATION_LEVEL:
                 break
@@ -209,7 +213,10 @@ def _comment_compound(el: Element) -> bool:
     token tables list only the plain words. Such a block is neither scored (a long thread can outscore a
     short post) nor joined as a sibling; an element that also has a plain comment token, or an article-ish
     one, is left to ``is_unlikely`` as before. ``commentary`` (opinion pieces) is not a comment."""
-    value = el.get("class") + " " + el.get("id")
+    attrs = el.attrs
+    if not attrs:
+        return False  # (asked of every element scoring walks: most have no attribute)
+    value = attrs.get("class", "") + " " + attrs.get("id", "")
     if "omment" not in value and "OMMENT" not in value:
         return False
     toks = tokens_of(value)
@@ -225,10 +232,14 @@ def _bio_box(el: Element, title: str) -> bool:
     """A block headed "About me" / "About the author" is the author's box beside the article: a blogger's
     profile can be longer than a short post and outscore it. Not on the page that is about them (the
     heading is in the page's title: an "About me" page)."""
-    kids = el.element_children
-    if not kids or kids[0].tag not in HEADING_TAGS:
+    first: Element | None = None  # the first element child (asked of every element: no list of them all)
+    for c in el.children:
+        if isinstance(c, Element):
+            first = c
+            break
+    if first is None or first.tag not in HEADING_TAGS:
         return False
-    heading = normalize_space(kids[0].text())
+    heading = normalize_space(first.text())
     return bool(BIO_HEADING.match(heading)) and heading.lower() not in title
 
 
