@@ -179,3 +179,50 @@ def test_text_rule_length_bounds_are_exact() -> None:
     assert rbp.match_boilerplate(longest) is rule
     assert rbp.match_boilerplate(longest + "\n") is rule  # "$" before a final newline: still searched
     assert rbp.match_boilerplate("x" + longest) is None
+
+
+def test_legal_notice_agrees_with_its_pattern() -> None:
+    """``rules.legal_notice`` skips the pattern for ASCII texts without any of LEGAL_NOTICE_WORDS: on random
+    texts made of the pattern's words (in mixed case), notices, prose and the characters case-insensitive
+    matching folds specially, it answers as the pattern does, and the pattern matches often enough that
+    agreement is not vacuous."""
+    import random
+
+    pieces = [
+        *rules.LEGAL_NOTICE_WORDS,
+        *(w.upper() for w in rules.LEGAL_NOTICE_WORDS),
+        "Copyright 2009 Example News.",
+        "COPYRIGHT Example Group",
+        "(C) 2010",
+        "\u00a9 2011",
+        "All Rights Reserved.",
+        "is a registered trademark of Example",
+        "is a trade mark of",
+        "This material may not be published, broadcast, rewritten or redistributed.",
+        "Use of this website constitutes acceptance of the terms.",
+        "Before using this site",
+        "copyr",
+        "ight",
+        "rights",
+        "reserved",
+        "mark",
+        "\u017f",  # long s: case-insensitive matching takes it for "s"
+        "\u212a",  # Kelvin sign: for "k"
+        "\u0131",  # dotless i
+        "\u0130",
+        " ",
+        "  ",
+        "\n",
+        ".",
+        "the garden opens at nine",
+        "2019",
+        "a",
+    ]
+    rng = random.Random(11)
+    matched = 0
+    for _ in range(30_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 8)))
+        expected = rules.LEGAL_NOTICE.match(text) is not None
+        assert rules.legal_notice(text) == expected, text
+        matched += expected
+    assert matched > 1_000

@@ -78,6 +78,12 @@ _OWN_COUNT: dict[str, int] = {
 }
 
 
+def units_of(s: str) -> int:
+    """``text_units(s)``, from the memo when ``s`` was measured (a text of the page ``measure`` went over)."""
+    found = _TEXT_MEMO.get(s)
+    return text_units(s) if found is None else found[0]
+
+
 def measure(root: Element) -> dict[int, Stat]:
     """Stats for ``root`` and every element below it, keyed by node id.
 

@@ -672,6 +672,29 @@ LEGAL_NOTICE = re.compile(
     re.I,
 )
 MAX_PATTERN_BLOCK = 420  # characters: longer blocks are prose, never boilerplate by pattern
+# Every LEGAL_NOTICE alternative needs one of these, in any case: the pattern is ASCII, so in an ASCII
+# text its case-insensitive match folds ASCII letters only, and a text whose lower-case form has none of
+# them cannot match (a test checks ``legal_notice`` against the pattern). Most blocks asked have none.
+LEGAL_NOTICE_WORDS = (
+    "(c)",
+    "copyright",
+    "all rights reserved",
+    "may not be ",
+    "mark of",
+    "use of this",
+    "before using this",
+)
+
+
+def legal_notice(text: str) -> bool:
+    """``LEGAL_NOTICE.match(text)``, without running the pattern on an ASCII text that has none of
+    LEGAL_NOTICE_WORDS (the pattern's ``.{0,160}`` prefixes are tried at every position up to there)."""
+    if text.isascii():
+        low = text.lower()
+        if not any(w in low for w in LEGAL_NOTICE_WORDS):
+            return False
+    return LEGAL_NOTICE.match(text) is not None
+
 
 # Promotional text with low link density (Readability keeps it): commercial imperatives in a short block.
 # "deal" in "a big deal", "a great deal of", "a good deal" is prose, not an offer (a story's line of dialogue

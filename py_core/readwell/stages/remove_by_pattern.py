@@ -18,12 +18,12 @@ from ..metadata.body import body_byline
 from ..rules import (
     BYLINE_TEXT,
     INLINE_TAGS,
-    LEGAL_NOTICE,
     MAX_PATTERN_BLOCK,
     SEE_ALSO_HEADING,
     TEASER_HEADING,
     TEXT_RULES,
     Rule,
+    legal_notice,
 )
 from ..textstats import BLOCK_TAGS as LAYOUT_BLOCKS
 from ..textstats import HEADINGS, headed_by_link, led_by_link, text_units
@@ -394,7 +394,7 @@ def remove_closing_notice(ctx: Context, root: Element) -> None:
         line, text = lines[i], texts[i]
         if (
             len(text) <= MAX_PATTERN_BLOCK
-            and LEGAL_NOTICE.match(text)
+            and legal_notice(text)
             and not any(ctx.is_protected(t.parent) for t in line if t.parent is not None)
         ):
             last = _line_top(line[-1], root, {id(t) for t in line})

@@ -19,14 +19,14 @@ from .. import root_model, root_model_data
 from ..context import BEST_SCORE_NOTE, ROOT_BEST, SCORE, SELECTOR, Context
 from ..dom import Element, Node, Text, detach, normalize_space
 from ..errors import InputError
-from ..measure import Stat, measure
+from ..measure import Stat, measure, units_of
 from ..rules import (
     BIO_HEADING,
     COMMENT_TOKENS,
-    LEGAL_NOTICE,
     MAX_PATTERN_BLOCK,
     MAYBE_TOKENS,
     PROMO_TEXT,
+    legal_notice,
     tokens_of,
 )
 from ..selectors import select
@@ -204,7 +204,7 @@ def _legal_notice(el: Element, st: Stat) -> bool:
     covers the whole block, and a longer one is prose that mentions copyright."""
     if st.units > MAX_PATTERN_BLOCK:
         return False
-    return LEGAL_NOTICE.match(normalize_space(el.text())) is not None
+    return legal_notice(normalize_space(el.text()))
 
 
 def _comment_compound(el: Element) -> bool:
@@ -248,8 +248,9 @@ def _has_block_child(el: Element) -> bool:
 
 
 def _direct_units(el: Element) -> int:
-    """Text units of ``el``'s own text nodes (not its children's)."""
-    return sum(text_units(c.data) for c in el.children if isinstance(c, Text))
+    """Text units of ``el``'s own text nodes (not its children's), read from the page's measure where it
+    has them (``measure.units_of``: scoring asks this of every div)."""
+    return sum(units_of(c.data) for c in el.children if isinstance(c, Text))
 
 
 def _longest_run(el: Element) -> int:
