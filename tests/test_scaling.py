@@ -252,6 +252,39 @@ def test_shared_measures_equal_fresh_ones_on_every_fixture(monkeypatch: pytest.M
     assert reused["select_root"] > 100 and reused["remove_by_selector"] > 50
 
 
+@pytest.mark.parametrize("parser", ["html5lib", "fast"])
+def test_noscript_media_keep_the_shared_measures(monkeypatch: pytest.MonkeyPatch, parser: str) -> None:
+    """resolve_deferred puts a noscript's image in its place without forgetting the page's measures
+    (``keep_measures``): select_root reuses them, brought up to date, and they equal a fresh ``measure``
+    (the image now counts; a forgotten measure would have been taken again)."""
+    if parser == "fast":
+        pytest.importorskip("selectolax")
+    monkeypatch.setenv("READWELL_PARSER", parser)
+    original = Context.measure
+    seen: list[tuple[str, bool]] = []
+
+    def checked(self: Context, root: Element) -> dict[int, Stat]:
+        reused = self._stats is not None and self._stats_root is root
+        shared = original(self, root)
+        fresh = measure(root)
+        assert {nid: shared[nid] for nid in fresh} == fresh
+        seen.append((self.stage, reused))
+        return shared
+
+    monkeypatch.setattr(Context, "measure", checked)
+    para = "<p>" + "A sentence about the allotment, its beds and its paths, goes on here. " * 6 + "</p>"
+    html = (
+        f"<html><body><article><h1>Plots</h1>{para}"
+        '<p><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><noscript><img src="/a.jpg" alt="a">'
+        f"</noscript></p>{para}<div><noscript><figure><img src='/b.jpg'></figure></noscript></div>"
+        f"{para}</article></body></html>"
+    )
+    result = readwell.extract(html, url="https://example.org/", debug=True, formats=["markdown"])
+    assert "/a.jpg" in (result.markdown or "") and "/b.jpg" in (result.markdown or "")
+    assert [e.rule for e in result.removals].count("noscript") >= 2
+    assert ("select_root", True) in seen
+
+
 def test_copy_order_is_the_tree_whenever_a_stage_reads_it() -> None:
     """``Context.copy_order`` (the working copy's elements as copied) stands in for a walk of the tree in
     flatten_shadow and resolve_deferred: after every stage of every fixture it is either gone or exactly

@@ -209,13 +209,21 @@ class Context:
         if node.__class__ is Element:
             self._dropped.append(node)
 
-    def unwrap(self, el: Element, kind: str, rule: str, reason: str) -> None:
-        """Replace ``el`` by its children (content kept, wrapper dropped), logging it."""
+    def unwrap(self, el: Element, kind: str, rule: str, reason: str, keep_measures: bool = False) -> None:
+        """Replace ``el`` by its children (content kept, wrapper dropped), logging it.
+
+        ``keep_measures``: the caller vouches that the shared measures were valid for ``el``'s subtree and
+        the rest of the tree just before (nothing moved by other means since): its children keep their
+        measures, and its parent and their ancestors are measured again when next asked (as after
+        ``remove``), instead of the whole page."""
         self.flush_unwraps()
         if el.parent is None:
             return
         self._entry(el, "unwrap", kind, rule, reason)
-        self.forget_measures()
+        if keep_measures and self._stats is not None:
+            self._stats_changed.append(el.parent)
+        else:
+            self.forget_measures()
         dom.unwrap(el)
 
     def unwrap_later(self, el: Element, kind: str, rule: str, reason: str) -> None:
@@ -237,14 +245,32 @@ class Context:
             self._pending_ids.clear()
             dom.unwrap_all(pending)
 
-    def replace(self, old: Node, new: Node, kind: str, rule: str, reason: str, at: int = -1) -> None:
+    def replace(
+        self,
+        old: Node,
+        new: Node,
+        kind: str,
+        rule: str,
+        reason: str,
+        at: int = -1,
+        keep_measures: bool = False,
+    ) -> None:
         """Put ``new`` where ``old`` was (e.g. a normalized code block), logging it (``at``: as in
-        ``dom.replace``)."""
+        ``dom.replace``).
+
+        ``keep_measures``: the caller vouches that every node under ``new`` is new or was under ``old``
+        (nothing else in the tree moved): ``new`` is measured and the parent's chain measured again when
+        next asked (as after ``remove``), instead of forgetting the whole page's measures."""
         self.flush_unwraps()
         if old.parent is None:
             return
         self._entry(old, "replace", kind, rule, reason)
-        self.forget_measures()
+        parent = old.parent
+        if keep_measures and self._stats is not None and new.__class__ is Element:
+            self._stats.update(measure(new))
+            self._stats_changed.append(parent)
+        else:
+            self.forget_measures()
         dom.replace(old, new, at)
         if old.__class__ is Element:
             self._dropped.append(old)
