@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import http.client
 import http.server
+import json
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -41,3 +43,31 @@ def serve(pages: Pages) -> Iterator[str]:
         httpd.shutdown()
         httpd.server_close()
         thread.join(timeout=5)
+
+
+def request(
+    port: int,
+    method: str,
+    path: str,
+    body: bytes | str | None = None,
+    headers: dict[str, str] | None = None,
+    timeout: float = 120,
+) -> tuple[int, dict[str, str], bytes]:
+    """One HTTP request to a server of ours on 127.0.0.1: status, headers (lower-cased names), body."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        resp = conn.getresponse()
+        return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
+    finally:
+        conn.close()
+
+
+def json_request(
+    port: int, method: str, path: str, body: Any = None, timeout: float = 120
+) -> tuple[int, Any]:
+    """``request`` with ``body`` sent as JSON (when given) and the answer read as JSON."""
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    data = json.dumps(body) if body is not None else None
+    status, _, raw = request(port, method, path, data, headers, timeout)
+    return status, json.loads(raw)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import http.client
 import json
 import os
 import queue
@@ -15,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import localserver
 import pytest
 
 pytest.importorskip("starlette")
@@ -37,19 +37,10 @@ class Served:
         headers: dict[str, str] | None = None,
         timeout: float = 120,
     ) -> tuple[int, dict[str, str], bytes]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
-        try:
-            conn.request(method, path, body=body, headers=headers or {})
-            resp = conn.getresponse()
-            return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
-        finally:
-            conn.close()
+        return localserver.request(self.port, method, path, body, headers, timeout)
 
-    def json(self, method: str, path: str, body: Any = None, **kw: Any) -> tuple[int, Any]:
-        headers = {"Content-Type": "application/json"} if body is not None else {}
-        data = json.dumps(body) if body is not None else None
-        status, _, raw = self.request(method, path, data, headers, **kw)
-        return status, json.loads(raw)
+    def json(self, method: str, path: str, body: Any = None, timeout: float = 120) -> tuple[int, Any]:
+        return localserver.json_request(self.port, method, path, body, timeout)
 
     def log_entries(self) -> list[dict[str, Any]]:
         return [json.loads(line) for line in self.access_log.read_text().splitlines() if line.strip()]

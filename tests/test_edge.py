@@ -13,7 +13,6 @@ Vercel's edge-runtime is not here: it evaluates one classic script, so it needs 
 from __future__ import annotations
 
 import contextlib
-import http.client
 import json
 import os
 import re
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+import localserver
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,18 +85,10 @@ class Edge:
     def request(
         self, method: str, path: str, body: bytes | str | None = None, headers: dict[str, str] | None = None
     ) -> tuple[int, dict[str, str], bytes]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=REQUEST_TIMEOUT)
-        try:
-            conn.request(method, path, body=body, headers=headers or {})
-            resp = conn.getresponse()
-            return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
-        finally:
-            conn.close()
+        return localserver.request(self.port, method, path, body, headers, REQUEST_TIMEOUT)
 
     def json(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        headers = {"Content-Type": "application/json"} if body is not None else {}
-        status, _, raw = self.request(method, path, None if body is None else json.dumps(body), headers)
-        return status, json.loads(raw)
+        return localserver.json_request(self.port, method, path, body, REQUEST_TIMEOUT)
 
 
 def _free_port() -> int:

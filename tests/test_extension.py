@@ -283,14 +283,9 @@ def _skip_or_fail(msg):
     pytest.skip(msg)
 
 
-@pytest.fixture(scope="module")
-def env(tmp_path_factory):
-    if not Path(CHROMIUM).exists():
-        _skip_or_fail("no Chromium at /usr/bin/chromium")
-    node = shutil.which("node")
-    if node is None:
-        _skip_or_fail("no node: cannot build the extension")
-    # up to date in ~0.1 s when nothing changed; the extension is reassembled from it (a second or two)
+def build_extension(node: str) -> None:
+    """build/engine and build/extension as ``make build`` makes them: the engine is up to date in ~0.1 s
+    when nothing changed, and the extension is reassembled from it (a second or two)."""
     for script in (["build_engine.mjs", "--quiet"], ["build_extension.mjs"]):
         proc = subprocess.run(
             [node, str(ROOT / "build_scripts" / script[0]), *script[1:]],
@@ -300,6 +295,16 @@ def env(tmp_path_factory):
             timeout=900,
         )
         assert proc.returncode == 0, f"{script[0]} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory):
+    if not Path(CHROMIUM).exists():
+        _skip_or_fail("no Chromium at /usr/bin/chromium")
+    node = shutil.which("node")
+    if node is None:
+        _skip_or_fail("no node: cannot build the extension")
+    build_extension(node)
     sync_api = pytest.importorskip("playwright.sync_api")
     tmp = tmp_path_factory.mktemp("ext")
     downloads = tmp / "downloads"

@@ -11,7 +11,6 @@ import json
 import os
 import shutil
 import socket
-import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -418,20 +417,12 @@ def ext(srv, tmp_path_factory):
     """The built extension in its own headless Chromium (builds when out of date, as test_extension does)."""
     _need_browser()
     from extension_harness import extension_browser
-    from test_extension import _skip_or_fail
+    from test_extension import _skip_or_fail, build_extension
 
     node = shutil.which("node")
     if node is None:
         _skip_or_fail("no node: cannot build the extension")
-    for script in (["build_engine.mjs", "--quiet"], ["build_extension.mjs"]):
-        proc = subprocess.run(
-            [node, str(ROOT / "build_scripts" / script[0]), *script[1:]],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=900,
-        )
-        assert proc.returncode == 0, f"{script[0]} failed:\n{proc.stderr[-3000:]}"
+    build_extension(node)
     from playwright.sync_api import sync_playwright
 
     tmp = tmp_path_factory.mktemp("ext")
