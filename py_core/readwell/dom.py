@@ -520,20 +520,11 @@ def css_path(
         return _css_path_remembered(el, cache, paths)
     parts: list[str] = []
     cur: Element | None = el
-    while cur is not None and cur.tag not in ("#document",):
-        if cur.tag in ("html",):
-            parts.append("html")
-            break
-        ident = cur.attrs.get("id", "")
-        if ident and ident.replace("-", "").replace("_", "").isalnum() and not ident[0].isdigit():
-            parts.append(f"{cur.tag}#{ident}")
-            break
-        seg = cur.tag
-        if cur.parent is not None:
-            nth, count = _nth_of_type(cur, cache)
-            if count > 1:
-                seg += f":nth-of-type({nth})"
+    while cur is not None and cur.tag != "#document":
+        seg, starts = _css_path_step(cur, cache)
         parts.append(seg)
+        if starts:
+            break
         cur = cur.parent
     return " > ".join(reversed(parts))
 

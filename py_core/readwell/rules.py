@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Generic, TypeVar
 
-from .dom import Element, Node, Text
+from .dom import Element, Node, Text, normalize_space
 from .measure import Stat
 from .selectors import Pred, compile_selector
 from .textstats import BLOCK_TAGS, text_units
@@ -90,8 +90,25 @@ COMMENT_TOKENS = frozenset(
 )
 MAYBE_TOKENS = frozenset("and article body column content main shadow story post entry".split())
 # The heading of an author's box ("About me", "About the author"): such a block is never the article
-# (select_root._bio_box), unless the page itself is about them.
+# (select_root._bio_box) and goes from inside it (remove_by_selector.headed_bio_box), unless the page itself
+# is about them.
 BIO_HEADING = re.compile(r"^(about (me|the author|the blogger|this blog|us)|(the )?author)\W*$", re.I)
+
+
+def bio_headed(el: Element, title: str, heading_tags: frozenset[str]) -> bool:
+    """``el``'s first element child is a heading (a tag of ``heading_tags``) saying "About me" / "About the
+    author" (``BIO_HEADING``), and the page is not the one about them: the heading is not in ``title`` (the
+    page's title, normalized and lower-cased). Asked of every element scoring walks: no child list made."""
+    first: Element | None = None
+    for c in el.children:
+        if isinstance(c, Element):
+            first = c
+            break
+    if first is None or first.tag not in heading_tags:
+        return False
+    heading = normalize_space(first.text())
+    return bool(BIO_HEADING.match(heading)) and heading.lower() not in title
+
 
 UNLIKELY_ROLES = frozenset(
     "menu menubar complementary navigation alert alertdialog dialog banner contentinfo search".split()
@@ -162,6 +179,15 @@ INLINE_TAGS = frozenset(
 _SENTENCE_MARK = re.compile(r"[,،、，;；]|[.!?。！？](?=\s|$)|[。！？]")
 
 
+def enclosing_block(node: Node) -> Element | None:
+    """The nearest ancestor of ``node`` that is not an inline element (``INLINE_TAGS``): the block whose
+    line ``node`` is on."""
+    block = node.parent
+    while block is not None and block.tag in INLINE_TAGS:
+        block = block.parent
+    return block
+
+
 def phrase_in_prose(el: Element) -> bool:
     """An inline element inside a sentence: its line (in the nearest block, one holding no further blocks;
     lines end at ``<br>``) has sentence text of its own outside links and ``el``.
@@ -172,9 +198,7 @@ def phrase_in_prose(el: Element) -> bool:
     """
     if el.tag not in INLINE_TAGS or _contact_link(el):
         return False
-    block = el.parent
-    while block is not None and block.tag in INLINE_TAGS:
-        block = block.parent
+    block = enclosing_block(el)
     if block is None:
         return False
     # A paragraph is small: reading at most PHRASE_BLOCK_MAX_NODES nodes keeps this linear per element (a body

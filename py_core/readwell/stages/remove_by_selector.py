@@ -13,13 +13,13 @@ from ..dom import NON_TEXT, Element, Node, Text, nodes_after, normalize_space
 from ..measure import Stat
 from ..metadata import normalize_date
 from ..rules import (
-    BIO_HEADING,
     COMMENT_TOKENS,
     THREAD_AUTHOR_LINE,
     THREAD_HEADING,
     THREAD_HEADING_BARE,
     THREAD_ITEM_TOKENS,
     THREAD_NAME_TOKENS,
+    bio_headed,
     tokens_of,
 )
 from ..signals import match_exact, match_partial
@@ -83,11 +83,7 @@ def headed_bio_box(el: Element, st: Stat, title: str) -> bool:
     Not on a page about them (the heading is in the title), and not a long block (an essay)."""
     if el.tag not in ("div", "section", "aside") or st.units > BIO_BOX_MAX_UNITS:
         return False
-    kids = el.element_children
-    if not kids or kids[0].tag not in _HEADINGS:
-        return False
-    heading = normalize_space(kids[0].text())
-    return bool(BIO_HEADING.match(heading)) and heading.lower() not in title
+    return bio_headed(el, title, _HEADINGS)
 
 
 # Elements that can be a thread's heading (an anchor's or a container's name counts whatever its tag).

@@ -17,6 +17,7 @@ from ..rules import (
     PROMO_TEXT,
     SEE_ALSO_HEADING,
     SEE_ALSO_LOOKBACK,
+    enclosing_block,
     phrase_in_prose,
     reads_as_prose,
 )
@@ -219,9 +220,7 @@ def images_in_sentences(el: Element) -> int:
 
 
 def _words_around(img: Element) -> bool:
-    block = img.parent
-    while block is not None and block.tag in INLINE_TAGS:
-        block = block.parent
+    block = enclosing_block(img)
     if block is None:
         return False
     before = after = False
@@ -345,10 +344,8 @@ def in_heading(el: Element) -> bool:
     its reader view keep, and the linked part of a heading)."""
     if el.tag not in INLINE_TAGS:
         return False
-    a = el.parent
-    while a is not None and a.tag in INLINE_TAGS:
-        a = a.parent
-    return a is not None and a.tag in HEADINGS
+    block = enclosing_block(el)
+    return block is not None and block.tag in HEADINGS
 
 
 _SENTENCE_END = (".", "!", "?", "…")
@@ -366,9 +363,7 @@ def sentences_of_paragraph(el: Element, st: Stat) -> bool:
     templates set an author note under the article in a ``<font>`` (l3s-gn1, one page down with it)."""
     if not st.marks or st.units - st.link_units < SENTENCE_SPAN_MIN_UNITS:
         return False
-    block = el.parent
-    while block is not None and block.tag in INLINE_TAGS:
-        block = block.parent
+    block = enclosing_block(el)
     if block is None or block.tag != "p":
         return False
     return normalize_space(el.text()).rstrip(_CLOSERS).endswith(_SENTENCE_END)

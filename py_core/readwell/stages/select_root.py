@@ -21,11 +21,11 @@ from ..dom import Element, Node, Text, detach, normalize_space
 from ..errors import InputError
 from ..measure import Stat, measure, units_of
 from ..rules import (
-    BIO_HEADING,
     COMMENT_TOKENS,
     MAX_PATTERN_BLOCK,
     MAYBE_TOKENS,
     PROMO_TEXT,
+    bio_headed,
     legal_notice,
     tokens_of,
 )
@@ -232,15 +232,7 @@ def _bio_box(el: Element, title: str) -> bool:
     """A block headed "About me" / "About the author" is the author's box beside the article: a blogger's
     profile can be longer than a short post and outscore it. Not on the page that is about them (the
     heading is in the page's title: an "About me" page)."""
-    first: Element | None = None  # the first element child (asked of every element: no list of them all)
-    for c in el.children:
-        if isinstance(c, Element):
-            first = c
-            break
-    if first is None or first.tag not in HEADING_TAGS:
-        return False
-    heading = normalize_space(first.text())
-    return bool(BIO_HEADING.match(heading)) and heading.lower() not in title
+    return bio_headed(el, title, HEADING_TAGS)
 
 
 def _has_block_child(el: Element) -> bool:
@@ -444,20 +436,25 @@ def _siblings_to_join(top: Element, sc: Scoring) -> set[int]:
     threshold = max(SIBLING_MIN_SCORE, top_score * SIBLING_SCORE_SHARE)
     joined: set[int] = set()
     top_classes = top.get("class")
-    for sib in parent.children:
-        if not isinstance(sib, Element) or sib is top or sib.tag in SKIP_TAGS:
+    sibs = [c for c in parent.children if isinstance(c, Element)]
+    top_at = sibs.index(top)  # positions among the element siblings, read once for every test below
+    for at, sib in enumerate(sibs):
+        if sib is top or sib.tag in SKIP_TAGS:
             continue
+        before = at < top_at
         st = stats.get(sib.nid)
         if st is None or st.units == 0:
             if sib.tag in ("figure", "picture", "img") or (
                 st is not None and st.images and sib.tag not in ("a",)
             ):
                 # media next to the article (lead image) belongs to it if it sits before or right after it
+                # (anywhere before: only the sibling right before changes one scrapinghub page for the
+                # worse, a caption-like line joins; kept until that page has a fixture)
                 if (
                     st is not None
                     and st.images
                     and st.link_density < MEDIA_MAX_LINK_DENSITY
-                    and _adjacent(top, sib)
+                    and (before or at == top_at + 1)
                 ):
                     joined.add(sib.nid)
             continue
@@ -471,16 +468,16 @@ def _siblings_to_join(top: Element, sc: Scoring) -> set[int]:
         if s is not None and s + bonus >= threshold and st.link_density < SIBLING_MAX_LINK_DENSITY:
             joined.add(sib.nid)
             continue
-        lead_header = sib.tag in ("header", "hgroup") and parent.children.index(sib) < parent.children.index(
-            top
-        )
+        lead_header = sib.tag in ("header", "hgroup") and before
+        right_before = at == top_at - 1
         if sib.tag in EMPHASIS_TAGS:
             # a standfirst set in bold straight beside the article's block (old templates: <strong>, <div>)
             if (
                 st.units > SIBLING_PROSE_UNITS
                 and st.link_density < SIBLING_PROSE_LINK_DENSITY
                 and st.marks >= 1
-                and _lead_sentence(sib, st, top, text)
+                and right_before
+                and _lead_sentence(sib, st, text)
             ):
                 joined.add(sib.nid)
             continue
@@ -497,7 +494,9 @@ def _siblings_to_join(top: Element, sc: Scoring) -> set[int]:
                 and st.marks
                 >= (
                     1
-                    if lead_header or _lead_sentence(sib, st, top, text) or _lead_line(sib, st, top)
+                    if lead_header
+                    or (right_before and _lead_sentence(sib, st, text))
+                    or (before and _lead_line(sib, st))
                     else SIBLING_PROSE_MARKS
                 )
             ):
@@ -512,15 +511,12 @@ def _siblings_to_join(top: Element, sc: Scoring) -> set[int]:
     return joined
 
 
-def _lead_sentence(sib: Element, st: Stat, top: Element, text: str) -> bool:
-    """``sib``, right before the article, is its standfirst: one run of text that ends a sentence, with no
-    heading (a lead paragraph is often one long sentence, so it has a single clause mark and fails the
-    sibling step's "couple of clauses"). A labelled block ("Highlights" + a line) has two runs of text."""
+def _lead_sentence(sib: Element, st: Stat, text: str) -> bool:
+    """``sib`` (the caller checks it is right before the article) is its standfirst: one run of text that
+    ends a sentence, with no heading (a lead paragraph is often one long sentence, so it has a single clause
+    mark and fails the sibling step's "couple of clauses"). A labelled block ("Highlights" + a line) has two
+    runs of text."""
     if text[-1:] not in SENTENCE_END or st.headings or st.paragraphs > 1:
-        return False
-    sibs = top.parent.element_children if top.parent is not None else []
-    i = sibs.index(top)
-    if i == 0 or sibs[i - 1] is not sib:
         return False
     runs = 0
     for e in sib.iter():
@@ -533,16 +529,15 @@ def _lead_sentence(sib: Element, st: Stat, top: Element, text: str) -> bool:
     return True
 
 
-def _lead_line(sib: Element, st: Stat, top: Element) -> bool:
-    """``sib``, before the article, is its dek or standfirst: one line of text (a single text node outside
-    the headings inside it, longer than a label) and no picture. A dek is often one clause without a full
-    stop ("X's efforts are admirable, but Y is not a luxury everyone can afford"), set in an ``<h4>`` or in
-    one block with the headline, so neither the sibling step's "couple of clauses" nor ``_lead_sentence``
-    (a sentence end, no heading) takes it. A labelled line ("Highlights" + a line) has two runs of text, a
-    photo caption has its picture, and a line after the article (a "contributed to this report" credit)
-    is no lead."""
-    sibs = top.parent.children if top.parent is not None else []
-    if st.images or sibs.index(sib) > sibs.index(top):
+def _lead_line(sib: Element, st: Stat) -> bool:
+    """``sib`` (the caller checks it is before the article) is its dek or standfirst: one line of text (a
+    single text node outside the headings inside it, longer than a label) and no picture. A dek is often one
+    clause without a full stop ("X's efforts are admirable, but Y is not a luxury everyone can afford"), set
+    in an ``<h4>`` or in one block with the headline, so neither the sibling step's "couple of clauses" nor
+    ``_lead_sentence`` (a sentence end, no heading) takes it. A labelled line ("Highlights" + a line) has two
+    runs of text, a photo caption has its picture, and a line after the article (a "contributed to this
+    report" credit) is no lead."""
+    if st.images:
         return False
     runs = 0
     longest = 0
@@ -563,17 +558,6 @@ def _in_heading(node: Text, stop: Element) -> bool:
         if a.tag in HEADING_TAGS:
             return True
     return False
-
-
-def _adjacent(a: Element, b: Element) -> bool:
-    """``b`` is right after ``a`` or anywhere before it (lead media). Restricting it to the sibling right
-    before ``a``, as the name says, changes one scrapinghub page for the worse (a caption-like line joins);
-    kept as is until that page has a fixture."""
-    sibs = [c for c in a.parent.children if isinstance(c, Element)] if a.parent else []
-    try:
-        return abs(sibs.index(a) - sibs.index(b)) == 1 or sibs.index(b) < sibs.index(a)
-    except ValueError:
-        return False
 
 
 def run(ctx: Context) -> None:
