@@ -24,6 +24,7 @@ from .rules import (
     UNLIKELY_TOKENS,
     Rule,
     phrase_in_prose,
+    reads_as_prose,
     tokens_of,
 )
 from .selectors import Pred, SelectorIndex, compile_selector
@@ -31,6 +32,7 @@ from .thresholds import (
     ARTICLE_BODY_WEIGHT,
     ARTICLE_TAG_UNITS,
     CLASS_WEIGHT,
+    FORM_PROSE_PARAGRAPHS,
     HEADER_MAX_PARAGRAPHS,
     MOST_OF_PAGE,
 )
@@ -107,7 +109,7 @@ def is_unlikely(
     )
     if most and (el.tag in ("form", "div", "section", "main") or not role) and not toks & COMMENT_TOKENS:
         return None  # (comment threads are the one boilerplate that often outweighs the article)
-    if el.tag in UNLIKELY_TAGS:
+    if el.tag in UNLIKELY_TAGS and not (tag == "form" and _form_holds_prose(el, stats)):
         return f"<{el.tag}> element"
     if el.tag == "header" and st.paragraphs < HEADER_MAX_PARAGRAPHS:
         return "<header> element"
@@ -117,6 +119,22 @@ def is_unlikely(
     if bad and not toks & MAYBE_TOKENS:
         return f"unlikely class/id token {sorted(bad)[0]!r}"
     return None
+
+
+def _form_holds_prose(form: Element, stats: dict[int, Stat]) -> bool:
+    """``form`` holds paragraphs of prose (``FORM_PROSE_PARAGRAPHS``): it wraps a page section, not just
+    controls. ASP.NET pages wrap a content column (article, "e-mail this story" box and all) in a ``<form>``
+    that holds well under half of the page's text when the page has side columns and a long footer, so the
+    "most of the page" test above does not spare it, and the article was skipped. A form of controls
+    (search, login, comment, subscription, "report this comment") has at most one paragraph of
+    instructions or rules."""
+    found = 0
+    for e in form.iter(include_self=False):
+        if e.tag == "p" and reads_as_prose(stats[e.nid]):
+            found += 1
+            if found >= FORM_PROSE_PARAGRAPHS:
+                return True
+    return False
 
 
 # Every HIDDEN_RULES matcher reads the live-DOM layout or one of these attributes (a test checks it): an

@@ -26,6 +26,10 @@ SOURCELESS_IMAGES_TEXT_UNITS = 500
 # --- can an element hold the article (signals.is_unlikely, article_holders) ---------------------------------
 ARTICLE_TAG_UNITS = 500  # an <article> with this much text is a landmark its ancestors must not lose
 HEADER_MAX_PARAGRAPHS = 3  # a <header> with fewer paragraphs is a page header, not an article intro
+# a <form> holding this many paragraphs of prose wraps a page section (an ASP.NET content column), not only
+# controls: of the development sets' forms with a prose paragraph, the forms of controls have one (comment
+# rules, a "report this comment" note, formatting help), the one wrapping an article has three
+FORM_PROSE_PARAGRAPHS = 2
 
 # --- reads as prose (signals.reads_as_prose) ----------------------------------------------------------------
 PROSE_MIN_UNITS = 200  # about two sentences: less cannot be told apart from a blurb
