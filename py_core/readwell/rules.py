@@ -34,6 +34,7 @@ from .thresholds import (
     PROSE_MIN_MARKS,
     PROSE_MIN_UNITS,
     PROSE_UNITS_WITHOUT_PARAGRAPH,
+    QUOTED_POST_MIN_UNITS,
     THREAD_MIN_ITEMS,
 )
 
@@ -151,6 +152,30 @@ def looks_like_thread(el: Element) -> bool:
 def _unless_prose(el: Element, st: Stat) -> bool:
     """The same words name real sections ("Related work"): a block reading as prose stays."""
     return reads_as_prose(st)
+
+
+def _unless_prose_or_quoted_post(el: Element, st: Stat) -> bool:
+    """A block reading as prose stays (``_unless_prose``), and so does one holding a quoted post: an
+    embedded tweet, Instagram or Facebook post is a ``<blockquote>`` of someone's words, and its wrapper is
+    often named for the network (``social-media-embed``, ``social-post``), which the share-bar tokens take.
+    A share bar holds links and buttons, never a quotation."""
+    return reads_as_prose(st) or quotes_a_post(el)
+
+
+def quotes_a_post(el: Element) -> bool:
+    """``el`` is or holds a ``<blockquote>`` with ``QUOTED_POST_MIN_UNITS`` of text outside links."""
+    for q in el.iter():
+        if q.tag == "blockquote" and _units_outside_links(q) >= QUOTED_POST_MIN_UNITS:
+            return True
+    return False
+
+
+def _units_outside_links(el: Element) -> int:
+    return sum(
+        text_units(n.data)
+        for n in el.iter_nodes()
+        if isinstance(n, Text) and not any(a.tag == "a" for a in n.ancestors() if a is not el)
+    )
 
 
 def _unless_prose_section(el: Element, st: Stat) -> bool:
@@ -291,7 +316,7 @@ PARTIAL_RULES: tuple[Rule[frozenset[str]], ...] = (
         "share",
         frozenset({"share", "sharebar", "shares", "sharetools", "sharing", "social", "socials"}),
         "share/social bar",
-        _unless_prose,
+        _unless_prose_or_quoted_post,
     ),
     Rule(
         "newsletter",

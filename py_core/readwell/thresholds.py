@@ -36,6 +36,9 @@ PROSE_MIN_UNITS = 200  # about two sentences: less cannot be told apart from a b
 PROSE_MIN_MARKS = 4  # several clauses: a labelled link list has almost none
 PROSE_MAX_LINK_DENSITY = 0.2  # prose links a few words; boilerplate is mostly links
 PROSE_UNITS_WITHOUT_PARAGRAPH = 400  # text this long reads as prose even without <p> markup
+# a <blockquote> with this much text outside links quotes someone's post (an embedded tweet is one sentence:
+# a share bar has none; rules.quotes_a_post)
+QUOTED_POST_MIN_UNITS = 40
 THREAD_MIN_ITEMS = 2  # two repeated comment-like items make a thread (one is a quoted reply)
 # remove_by_selector.remove_trailing_thread: a comment thread closing the root goes from its heading on ...
 THREAD_MIN_BEFORE_UNITS = 150  # ... when an article comes before it (a headline and a byline are shorter)

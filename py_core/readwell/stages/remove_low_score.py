@@ -19,6 +19,7 @@ from ..rules import (
     SEE_ALSO_LOOKBACK,
     enclosing_block,
     phrase_in_prose,
+    quotes_a_post,
     reads_as_prose,
 )
 from ..sanitize import ALLOWED_TAGS, DROP_TAGS
@@ -142,7 +143,8 @@ def verdict(el: Element, st: Stat, root_units: int, fields: set[int] | None = No
     is_list = el.tag in ("ul", "ol", "dl")
     if is_list and st.list_items and ld > 0.6 and st.marks < max(3, st.list_items):
         return f"list of links ({st.list_items} items, link density {ld:.2f})"
-    if weight < 0 and share < 0.25 and not reads_as_prose(st):
+    if weight < 0 and share < 0.25 and not reads_as_prose(st) and not quotes_a_post(el):
+        # (an embedded post's wrapper is named for its network, "social-media-embed": rules.quotes_a_post)
         return f"negative class/id weight {weight} with {share:.0%} of the article text"
     if st.marks >= 10 and ld < 0.3:
         return None  # prose: plenty of clauses, few links
