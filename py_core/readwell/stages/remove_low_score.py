@@ -26,7 +26,9 @@ from ..sanitize import ALLOWED_TAGS, DROP_TAGS
 from ..signals import class_weight, match_exact, match_partial
 from ..textstats import BLOCK_TAGS, HEADINGS, headed_by_link, led_by_link, text_units
 from ..thresholds import (
+    BEST_BODY_SHARE,
     MOST_OF_ROOT_SHAPE,
+    PROSE_MIN_MARKS,
     PROSE_MIN_UNITS,
     SENTENCE_SPAN_MIN_UNITS,
     SOURCELESS_IMAGES_TEXT_UNITS,
@@ -266,6 +268,7 @@ def run(ctx: Context) -> None:
     # Bottom-up: inner blocks first, so an outer container is judged on what survives inside it.
     order = [e for e in root.iter(include_self=False) if e.tag in CANDIDATE_TAGS or unknown_wrapper(e)]
     removed: set[int] = set()
+    body = body_of_best(root, ctx.core, stats)
     index = SiblingIndex()  # (bottom-up: a block's earlier siblings do not move before it is judged)
     for el in reversed(order):
         if el.parent is None or ctx.is_protected(el) or any(a.nid in removed for a in el.ancestors()):
@@ -274,6 +277,8 @@ def run(ctx: Context) -> None:
             continue
         if el.nid in ctx.core:
             continue  # holds the paragraphs scoring chose: a post wrapper with its tag lists is not a widget
+        if el.nid in body:
+            continue  # the body of the block scoring chose (a photo post's pictures and lines, see below)
         st = stats[el.nid]
         # (the verdict first: most elements have none, and the two exemptions below only read the tree)
         why = verdict(el, st, root_units, fields) or (
@@ -309,6 +314,45 @@ def run(ctx: Context) -> None:
                 s.headings -= st.headings
                 if anc is root:
                     break
+
+
+def body_of_best(root: Element, core: frozenset[int], stats: dict[int, Stat]) -> set[int]:
+    """The ids of the blocks under scoring's best element that hold most of its text
+    (``BEST_BODY_SHARE``, each level measured against the best element) and an amount of prose of their own
+    outside links (``PROSE_MIN_UNITS``, ``PROSE_MIN_MARKS``): the body of the post.
+
+    The core (best element and its ancestors) is never removed by shape; when the root is wider than the
+    best element (a split-article climb over the post's own wrappers), the post's body below it was judged
+    against the whole root and could go as a widget: a photo post's body (its lines and six photos in one
+    ``<div>``) went as an "image grid" and left only its first line. A gallery strip, a share row or a
+    related list beside the body holds less than half of the post's text and is judged as before."""
+    if root.nid not in core:
+        return set()  # the root is not the best element or its ancestor (an explicit or learned choice)
+    best = root
+    while True:  # down the core to the best element
+        nxt = next((c for c in best.element_children if c.nid in core), None)
+        if nxt is None:
+            break
+        best = nxt
+    whole = stats[best.nid].units if best.nid in stats else 0
+    out: set[int] = set()
+    cur = best
+    while True:
+        nxt = None
+        for c in cur.element_children:
+            st = stats.get(c.nid)
+            if (
+                st is not None
+                and st.units > BEST_BODY_SHARE * whole
+                and st.units - st.link_units >= PROSE_MIN_UNITS
+                and st.marks >= PROSE_MIN_MARKS
+            ):
+                nxt = c
+                break
+        if nxt is None:
+            return out
+        out.add(nxt.nid)
+        cur = nxt
 
 
 SEE_ALSO_TAGS = frozenset({"ul", "ol", "div"})
