@@ -19,6 +19,8 @@ ARTICLE_BODY_WEIGHT = 40  # itemprop=articleBody is the page saying where the ar
 MOST_OF_PAGE = 0.5  # is_unlikely: a block with over half of <body>'s text is a wrapper, whatever its name
 MOST_OF_ROOT_NAMED = 0.6  # remove_by_selector: over 60% of the root is a wrapper (ASP.NET's page-wide <form>)
 MOST_OF_ROOT_SHAPE = 0.5  # remove_low_score: a block with over half of the root's text is the article
+# remove_low_score: a block under 800 units whose links hold more than this share of its text is a widget
+LINK_DENSITY_LITTLE_TEXT = 0.33
 BEST_BODY_SHARE = 0.5  # remove_low_score: a block with over half of scoring's best element's text is its body
 # remove_low_score: a block whose images have no source (they show nothing) is judged on its text, and this
 # much text is an article's (the boxes of sourceless images the development sets keep out have < 200)

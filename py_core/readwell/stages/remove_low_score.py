@@ -9,6 +9,8 @@ here.
 
 from __future__ import annotations
 
+import re
+
 from ..context import SCORE, Context
 from ..dom import HTML_NS, Element, SiblingIndex, Text, holds_break, holds_space, normalize_space
 from ..measure import Stat
@@ -27,6 +29,7 @@ from ..signals import class_weight, match_exact, match_partial
 from ..textstats import BLOCK_TAGS, HEADINGS, headed_by_link, led_by_link, text_units
 from ..thresholds import (
     BEST_BODY_SHARE,
+    LINK_DENSITY_LITTLE_TEXT,
     MOST_OF_ROOT_SHAPE,
     PROSE_MIN_MARKS,
     PROSE_MIN_UNITS,
@@ -165,7 +168,7 @@ def verdict(el: Element, st: Stat, root_units: int, fields: set[int] | None = No
         and el.tag not in ("ul", "ol")
     ):
         return f"more list items than paragraphs with link density {ld:.2f}"
-    if weight < 25 and ld > 0.33 and st.units < 800:
+    if weight < 25 and ld > LINK_DENSITY_LITTLE_TEXT and st.units < 800 and not written_addresses(el, st):
         return f"link density {ld:.2f} with little text ({st.units} units)"
     if weight >= 25 and ld > 0.5:
         return f"link density {ld:.2f}"
@@ -174,6 +177,27 @@ def verdict(el: Element, st: Stat, root_units: int, fields: set[int] | None = No
     if st.units < 200 and st.headings == 0 and p <= 1 and PROMO_TEXT.search(normalize_space(el.text())):
         return "promotional teaser text"
     return None
+
+
+# A link whose text is an address written out ("http://example.org/x", "www.example.org").
+WRITTEN_URL = re.compile(r"(https?://|www\.)\S+$", re.IGNORECASE)
+
+
+def written_addresses(el: Element, st: Stat) -> bool:
+    """``el``'s link density is over the line only because of addresses written out in its sentences: a
+    link whose text is its URL ("learn more at http://example.org/a/long/path", a quoted tweet's
+    "https://t.co/x") is the writer's words, and one long address outweighs the sentence around it in text
+    units. Without those links the block is under the "little text" line, and it has words of its own
+    (``SENTENCE_SPAN_MIN_UNITS`` outside links, a clause mark): a row of bare addresses still goes."""
+    if not st.marks or st.units - st.link_units < SENTENCE_SPAN_MIN_UNITS:
+        return False
+    written = 0
+    for a in el.iter():
+        if a.tag == "a":
+            t = a.text().strip()
+            if WRITTEN_URL.match(t):
+                written += text_units(t)
+    return bool(written) and (st.link_units - written) / st.units <= LINK_DENSITY_LITTLE_TEXT
 
 
 # What a visitor fills in. Buttons alone are controls of anything (a theme picker's "Preview" buttons, a
