@@ -21,9 +21,16 @@ import fixturelib
 import pytest
 import readwell
 from readwell import pipeline
-from readwell.context import ROOT_BEST, ROOT_RULES, Context
+from readwell.context import ROOT_RULES, Context
 from readwell.dom import Element, css_path, detach
-from readwell.extract import _has_article, _retry_best, make_options, min_article_units, run_pipeline
+from readwell.extract import (
+    RETRY_CHOICES,
+    _has_article,
+    _may_retry,
+    make_options,
+    min_article_units,
+    run_pipeline,
+)
 from readwell.parse import parse_html
 from readwell.render_markdown import to_text
 from readwell.sanitize import sanitize_tree
@@ -75,15 +82,18 @@ class Trace:
 
 
 def trace(data: bytes, url: str | None, options: dict[str, Any]) -> tuple[Any, Trace]:
-    """The instrumented run ``extract`` makes, including its retry of a declined page with scoring's best
-    element (``extract._retry_best``): the trace of the run whose result ``extract`` reports."""
+    """The instrumented run ``extract`` makes, including its retries of a declined page with scoring's best
+    element and then a prose runner-up (``extract._may_retry``): the trace of the run whose result
+    ``extract`` reports."""
     doc = parse_html(data)
     opts = make_options(url, options)
-    t = _trace_run(doc, opts, ROOT_RULES)
-    if not t.found and _retry_best(t.ctx, opts):
-        second = _trace_run(doc, opts, ROOT_BEST)
-        if second.found and second.units >= RETRY_MIN_CHARS_FACTOR * opts.min_article_chars:
-            t = second
+    t = first = _trace_run(doc, opts, ROOT_RULES)
+    for choice in RETRY_CHOICES:
+        if t.found or not _may_retry(first.ctx, opts, choice):
+            continue
+        again = _trace_run(doc, opts, choice)
+        if again.found and again.units >= RETRY_MIN_CHARS_FACTOR * opts.min_article_chars:
+            t = again
     return doc, t
 
 

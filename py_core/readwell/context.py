@@ -30,9 +30,11 @@ ALLOWLIST = "allow-list"
 PROTECTED_TAGS = frozenset({"pre", "code", "math", "kbd", "samp"})
 
 # How select_root picks the root (``Context.root_choice``): the rules (and the learned model), or, for the
-# retry of a page the first run declined (``extract._retry_best``), scoring's best element as it is.
+# retries of a page the first run declined (``extract._may_retry``), scoring's best element as it is, then
+# the runner-up holding an article's prose (``select_root.prose_runner_up``).
 ROOT_RULES = "rules"
 ROOT_BEST = "best"
+ROOT_PROSE = "prose"
 BEST_SCORE_NOTE = "best-score"  # the note select_root leaves on scoring's best element
 
 
@@ -108,7 +110,7 @@ class Context:
     # ids of the best-scoring candidate and its ancestors: where scoring found the article's paragraphs. A
     # removal stage never takes one of them by shape or by name (the root may be wider than this core).
     core: frozenset[int] = frozenset()
-    root_choice: str = ROOT_RULES  # ROOT_RULES or ROOT_BEST (see there)
+    root_choice: str = ROOT_RULES  # ROOT_RULES, ROOT_BEST or ROOT_PROSE (see there)
     # id of a lead player block select_root joined to the article: its text is the post's lead (the video's
     # description), so normalize_structures does not make it a photo caption (which plain text leaves out)
     lead: frozenset[int] = frozenset()

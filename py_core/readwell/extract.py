@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from . import adapters, deadline, gc_pause, metadata
-from .context import BEST_SCORE_NOTE, ROOT_BEST, ROOT_RULES, Context, LogEntry, PageMeta
+from .context import BEST_SCORE_NOTE, ROOT_BEST, ROOT_PROSE, ROOT_RULES, Context, LogEntry, PageMeta
 from .dom import Document, Element, css_path, normalize_space, release
 from .errors import InputError
 from .fetch import fetch
@@ -324,16 +324,28 @@ def _article_of(ctx: Context, opts: Options) -> _Article:
     )
 
 
-def _retry_best(ctx: Context, opts: Options) -> bool:
-    """A declined page is worth a second run with scoring's best element as the root when the rules (or the
-    learned model) chose something else: the refinements can climb from a real article block into a wrapper
-    that a removal rule then takes whole, or prefer a block that is not one. The near-empty and nav-only
-    verdicts still apply to the retry's root, and it must hold ``RETRY_MIN_CHARS_FACTOR`` times the usual
-    minimum of text (the first verdict was "no article": a widget's blurb must not overrule it)."""
+# The roots a declined page is retried with, in order (``_may_retry``); the bench's loss accounting and the
+# log tests replay the same runs.
+RETRY_CHOICES = (ROOT_BEST, ROOT_PROSE)
+
+
+def _may_retry(ctx: Context, opts: Options, choice: str) -> bool:
+    """A declined page is worth another run with another root (``choice``, see ``Context.root_choice``).
+
+    ``ROOT_BEST``: scoring's best element, when the rules (or the learned model) chose something else: the
+    refinements can climb from a real article block into a wrapper that a removal rule then takes whole, or
+    prefer a block that is not one. ``ROOT_PROSE`` (after that): a runner-up close to the best that holds an
+    article's worth of prose (``select_root.prose_runner_up``), when the best element is a short block that
+    outscored the story on its name or a notice line (a footer cell named "text"). The near-empty and
+    nav-only verdicts still apply to the retry's root, and it must hold ``RETRY_MIN_CHARS_FACTOR`` times the
+    usual minimum of text (the first verdict was "no article": a widget's blurb must not overrule it). ``ctx``
+    is the first run's."""
     if opts.selector or "select_root" in opts.disable:
         return False
     best = next((n.node_id for n in ctx.notes if n.step == BEST_SCORE_NOTE), None)
-    return best is not None and (ctx.root is None or ctx.root.nid != best)
+    if best is None:
+        return False
+    return choice != ROOT_BEST or ctx.root is None or ctx.root.nid != best
 
 
 def _extract_document(doc: Document, opts: Options) -> Result:
@@ -344,14 +356,16 @@ def _extract_document(doc: Document, opts: Options) -> Result:
     ctx = run_pipeline(doc, opts, measures=body_stats)
     pipeline_ms = _ms(t_read, time.perf_counter())
     art = _article_of(ctx, opts)
-    if not art.found and _retry_best(ctx, opts):
+    for choice in RETRY_CHOICES:
+        if art.found or not _may_retry(ctx, opts, choice):
+            continue
         t_retry = time.perf_counter()
-        retry = run_pipeline(doc, opts, root_choice=ROOT_BEST)
+        retry = run_pipeline(doc, opts, root_choice=choice)
         pipeline_ms += _ms(t_retry, time.perf_counter())
-        second = _article_of(retry, opts)
-        if second.found and text_units(second.text) >= RETRY_MIN_CHARS_FACTOR * opts.min_article_chars:
+        again = _article_of(retry, opts)
+        if again.found and text_units(again.text) >= RETRY_MIN_CHARS_FACTOR * opts.min_article_chars:
             ctx.release()
-            ctx, art = retry, second
+            ctx, art = retry, again
         else:
             retry.release()
     t_render = time.perf_counter()

@@ -121,12 +121,15 @@ NOTICE_TAIL_MAX_UNITS = (
 # description); "Get the plugin" notices are shorter (20-60 units) and stay inside, dropped with the object.
 OBJECT_FALLBACK_MIN_UNITS = 80
 
-# --- the retry of a declined page (extract._retry_best) -----------------------------------------------------
+# --- the retries of a declined page (extract._may_retry) ---------------------------------------------------
 # The first run said "no article"; the retry with scoring's best element overrules that verdict only with
 # this many times ``min_article_chars`` of text: a paragraph or more, not a sidebar widget's blurb (on the
 # development sets the retries that found the gold had 400-600 characters, the two that found a widget's
 # blurb 170-230).
 RETRY_MIN_CHARS_FACTOR = 3
+# the last retry's root (select_root.prose_runner_up) scores at least this share of the best element: the
+# story right behind a short block that won on its name, not a sidebar module far down the ranking
+RETRY_RUNNER_SCORE_SHARE = 0.5
 
 # --- a page that is one short text (extract.min_article_units) ---------------------------------------------
 # Below ``min_article_chars`` a root is still the article when it is all the page has: it holds this share

@@ -39,9 +39,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..context import ROOT_BEST, ROOT_RULES, Context, Options
+from ..context import ROOT_RULES, Context, Options
 from ..dom import NON_TEXT, Document, Element, Node, Text
-from ..extract import _has_article, _retry_best, extract_document, min_article_units, run_pipeline
+from ..extract import (
+    RETRY_CHOICES,
+    _has_article,
+    _may_retry,
+    extract_document,
+    min_article_units,
+    run_pipeline,
+)
 from ..parse import parse_html
 from ..render_markdown import to_text
 from ..sanitize import sanitize_tree
@@ -259,10 +266,13 @@ def blame_page(page: Page, gold: str, verify: bool = False) -> PageBlame:
     opts = Options(url=page.url)
     stream = page_stream(doc.body)
     tracker, ctx, text = _replay(doc, opts, ROOT_RULES)
-    if not text and _retry_best(ctx, opts):
-        retry, retry_ctx, second = _replay(doc, opts, ROOT_BEST)
-        if text_units(second) >= RETRY_MIN_CHARS_FACTOR * opts.min_article_chars:
-            tracker, ctx, text = retry, retry_ctx, second
+    first = ctx
+    for choice in RETRY_CHOICES:  # extract's retries of a declined page, in its order
+        if text or not _may_retry(first, opts, choice):
+            continue
+        retry, retry_ctx, again = _replay(doc, opts, choice)
+        if text_units(again) >= RETRY_MIN_CHARS_FACTOR * opts.min_article_chars:
+            tracker, ctx, text = retry, retry_ctx, again
     captions = _caption_nids(ctx.root) if text else set()
     replay_ok = extract_document(doc, opts).text == text if verify else True
     kept = set(tracker.prev)

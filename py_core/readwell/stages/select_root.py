@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .. import root_model, root_model_data
-from ..context import BEST_SCORE_NOTE, ROOT_BEST, SCORE, SELECTOR, Context
+from ..context import BEST_SCORE_NOTE, ROOT_BEST, ROOT_PROSE, SCORE, SELECTOR, Context
 from ..dom import Element, Node, Text, detach, normalize_space
 from ..errors import InputError
 from ..measure import Stat, measure, units_of
@@ -53,6 +53,8 @@ from ..thresholds import (
     PROSE_MIN_MARKS,
     PROSE_MIN_UNITS,
     PROSE_SHARE_TO_CLIMB,
+    RETRY_MIN_CHARS_FACTOR,
+    RETRY_RUNNER_SCORE_SHARE,
     SAME_CLASS_BONUS,
     SIBLING_MAX_LINK_DENSITY,
     SIBLING_MIN_SCORE,
@@ -580,11 +582,15 @@ def run(ctx: Context) -> None:
             f"retry of a declined page: scoring's best element instead of {ctx.path_of(top)}",
         )
         top, joined = best, set()
+    elif top is not None and ctx.root_choice == ROOT_PROSE:
+        top, joined = prose_runner_up(sc, RETRY_MIN_CHARS_FACTOR * ctx.options.min_article_chars), set()
+        if top is not None:
+            ctx.note("retry-prose", top, "retry of a declined page: the runner-up holding an article's prose")
     elif top is not None and ctx.options.root_model:
         top, joined = _learned_root(ctx, body, sc, top, joined)
     stats = sc.stats
     if sc.scores:
-        best = sc.ranked()[0]
+        best = top if ctx.root_choice == ROOT_PROSE and top is not None else sc.ranked()[0]
         ctx.core = frozenset(e.nid for e in (best, *best.ancestors()))
     if top is None:
         ctx.root = None
@@ -614,6 +620,22 @@ def run(ctx: Context) -> None:
         root = holder
     _prune_outside(ctx, root, "outside the content root", SCORE, "outside-root")
     ctx.root = root
+
+
+def prose_runner_up(sc: Scoring, least: float) -> Element | None:
+    """For the last retry of a declined page (``extract._may_retry``): the highest-ranked candidate after
+    the best that holds ``least`` units of paragraph prose and scores at least ``RETRY_RUNNER_SCORE_SHARE``
+    of the best. The best element can be a short block that outscored the story on its name (a footer cell
+    named "text" with a page-timing line) and is then declined as too short, while the story itself ranked
+    right behind it; a sidebar module far down the ranking is not a story."""
+    ranked = sc.ranked()
+    floor = RETRY_RUNNER_SCORE_SHARE * sc.score(ranked[0])
+    for e in ranked[1:]:
+        if sc.score(e) < floor:
+            return None
+        if sc.prose.get(e.nid, 0.0) >= least:
+            return e
+    return None
 
 
 def _lead_player(root: Element, sc: Scoring) -> tuple[Element, Element] | None:
