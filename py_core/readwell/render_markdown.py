@@ -184,9 +184,14 @@ class Markdown:
     # --- block walker -----------------------------------------------------------------------------------
     def blocks(self, el: Element) -> list[str]:
         """Render ``el``'s children as a list of blocks: runs of inline children become paragraphs."""
+        kids = el.children
+        if len(kids) == 1 and kids[0].__class__ is Text:
+            return self.inline_run(kids)  # type: ignore[arg-type]  # one text: the one run ``_runs`` gives
         out: list[str] = []
         for part in _runs(el):
             if isinstance(part, list):
+                if len(part) == 1 and part[0].__class__ is Text and not part[0].data.strip():
+                    continue  # white space between blocks: a blank run, which renders as nothing
                 out.extend(self.inline_run(part))
             else:
                 out.extend(self.block(part))
@@ -194,7 +199,10 @@ class Markdown:
 
     def inline_run(self, run: list[Element | Text]) -> list[str]:
         """A run of inline children (text, links, emphasis ...) as one paragraph, or nothing if blank."""
-        text = _tidy_inline(_join_inline(self.inline(n) for n in run))
+        if len(run) == 1:  # (``_join_inline`` of one part is that part)
+            text = _tidy_inline(self.inline(run[0]))
+        else:
+            text = _tidy_inline(_join_inline(self.inline(n) for n in run))
         return [self.paragraph(text)] if text else []
 
     def block(self, el: Element) -> list[str]:
@@ -490,6 +498,9 @@ def _wraps_blocks(el: Element) -> bool:
 def _tidy_inline(text: str) -> str:
     """Collapse spaces per line; a run of hard breaks (``<br><br>``) becomes a paragraph break, and a hard
     break at the very end of the paragraph is dropped (a line never holds only a backslash)."""
+    if "\n" not in text:  # one line (most paragraphs): the loop below, unrolled
+        line = collapse_space(text).strip()
+        return "" if line == "\\" else _drop_hard_break(line).strip()
     out: list[str] = []
     gap = False
     for ln in (collapse_space(ln).strip() for ln in text.split("\n")):
