@@ -173,7 +173,7 @@ def test_text_rule_length_bounds_are_exact() -> None:
     assert rbp._length_bounds(re.compile(r"^a|b$")) == (1, None)
     assert rbp._length_bounds(re.compile(r"^a$", re.MULTILINE)) == (1, None)
     longest = "x" * 119 + " all rights reserved."  # 140 characters, the most the rule can take
-    rule, least, most = next(b for b in rbp._BOUNDED_RULES if b[0].id == "all-rights-reserved")
+    rule, least, most, _ = next(b for b in rbp._BOUNDED_RULES if b[0].id == "all-rights-reserved")
     assert (least, most) == (19, 141)
     assert rbp.match_boilerplate("all rights reserved") is not None  # the shortest text: searched
     assert rbp.match_boilerplate(longest) is rule

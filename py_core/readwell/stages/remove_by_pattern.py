@@ -15,6 +15,7 @@ from ..context import TEXT, Context
 from ..dom import NON_TEXT, Element, Node, Text, nodes_after, normalize_space
 from ..metadata import normalize_date
 from ..metadata.body import body_byline
+from ..pattern_start import START_CHARS, may_match, start_test
 from ..rules import (
     BYLINE_TEXT,
     INLINE_TAGS,
@@ -97,23 +98,40 @@ def _length_bounds(pattern: re.Pattern[str]) -> tuple[int, int | None]:
         return 0, None
 
 
-# Each text rule with the shortest and longest block it can match (None: no upper bound), computed once.
-_BOUNDED_RULES = tuple((r, *_length_bounds(r.match)) for r in TEXT_RULES)
+# Each text rule with the shortest and longest block it can match (None: no upper bound) and a test of the
+# block's first characters (``pattern_start``; None: any start), computed once.
+_BOUNDED_RULES = tuple((r, *_length_bounds(r.match), start_test(r.match, search=True)) for r in TEXT_RULES)
 
 
 def match_boilerplate(text: str) -> Rule[re.Pattern[str]] | None:
-    """The first text rule covering the whole of a short block's text."""
+    """The first text rule covering the whole of a short block's text. A rule is searched only on a block
+    within its length bounds and starting the way a match can start (prose is not searched by rules that
+    need "Share", "Follow" or a digit first)."""
     n = len(text)
     if not text or n > MAX_PATTERN_BLOCK:
         return None
+    start = text[:START_CHARS]
+    rules = _RULES_BY_START.get(start)
+    if rules is None:
+        if len(_RULES_BY_START) >= _RULES_BY_START_MAX:
+            _RULES_BY_START.clear()
+        rules = _RULES_BY_START[start] = tuple(b for b in _BOUNDED_RULES if may_match(b[3], start))
     return next(
         (
             r
-            for r, least, most in _BOUNDED_RULES
+            for r, least, most, _ in rules
             if least <= n and (most is None or n <= most) and r.match.search(text)
         ),
         None,
     )
+
+
+# The rules a block starting with these characters can match, in TEXT_RULES order: blocks of prose start
+# with a few common words, so the start tests run once per start, not once per block and rule. Bounded.
+_RULES_BY_START: dict[
+    str, tuple[tuple[Rule[re.Pattern[str]], int, int | None, re.Pattern[str] | None], ...]
+] = {}
+_RULES_BY_START_MAX = 20_000
 
 
 _NAME_JOINERS = frozenset(
@@ -285,6 +303,7 @@ def run(ctx: Context) -> None:
 
 _HEADING_LIKE = frozenset({"h2", "h3", "h4", "h5", "h6", "p", "div", "strong", "b", "span", "dt"})
 TEASER_HEADING_MAX_CHARS = 60
+_TEASER_START = start_test(TEASER_HEADING)
 
 
 def remove_trailing_teasers(ctx: Context, root: Element) -> None:
@@ -296,6 +315,7 @@ def remove_trailing_teasers(ctx: Context, root: Element) -> None:
         e
         for e in root.iter(include_self=False)
         if e.tag in _HEADING_LIKE
+        and may_match(_TEASER_START, e.text_start(START_CHARS))  # (its start: prose is not joined)
         and len(t := _text_within(e, TEASER_HEADING_MAX_CHARS)) <= TEASER_HEADING_MAX_CHARS
         and TEASER_HEADING.match(t)
     ]
@@ -599,6 +619,9 @@ FIGURE = frozenset({"figure"})
 
 def all_caps_link_line(el: Element) -> bool:
     """A paragraph made of one link to another page whose text is in capitals (inline related story)."""
+    kids = el.children
+    if len(kids) == 1 and kids[0].__class__ is Text:
+        return False  # a paragraph of one text holds no link
     links = [
         a
         for a in el.iter(include_self=False)
