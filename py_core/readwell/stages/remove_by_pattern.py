@@ -185,6 +185,9 @@ def _text_within(el: Element, cap: int) -> str:
     """``normalize_space(el.text())`` when that has at most ``cap`` characters, else a longer string: the
     walk stops once more than ``cap`` non-space characters are joined (patterns judge only short blocks,
     so a wrapper of a long article is not joined in full at every level of nesting)."""
+    kids = el.children
+    if len(kids) == 1 and kids[0].__class__ is Text and len(kids[0].data) <= cap:  # type: ignore[attr-defined]
+        return normalize_space(kids[0].data)  # type: ignore[attr-defined]  # (a block of one short text)
     out: list[str] = []
     raw = solid = counted = 0
     stack: list[Node] = [el]
