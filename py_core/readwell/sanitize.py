@@ -210,7 +210,7 @@ def sanitize_tree(ctx: Context, root: Element) -> Element:
     for el in root.iter():
         for c in el.children:  # (every text node of the tree, as the text of its parent)
             if c.__class__ is Text:
-                c.data = strip_controls(c.data)  # type: ignore[attr-defined]
+                c.data = strip_controls(c.data)
         if el is root or not el.attrs:
             continue  # (the root's attributes are cleaned below; no attributes, nothing to clean)
         new: dict[str, str] = {}

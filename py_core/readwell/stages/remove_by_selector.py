@@ -51,9 +51,10 @@ def run(ctx: Context) -> None:
     title = normalize_space(ctx.meta.title or "").lower()
     stack = [c for c in root.children if isinstance(c, Element)]
     stack.reverse()
+    protected = ctx.protected_in_walk(root)  # (the walk below descends into unprotected elements only)
     while stack:
         el = stack.pop()
-        if ctx.is_protected(el):
+        if protected(el):
             continue
         toks = tokens_of(el.get("class") + " " + el.get("id"))
         most = el.nid in ctx.core or (root_units and stats[el.nid].units > MOST_OF_ROOT_NAMED * root_units)
