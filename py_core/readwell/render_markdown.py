@@ -101,6 +101,9 @@ class Markdown:
     def inline(self, node: Element | Text) -> str:
         if isinstance(node, Text):
             return self.escape(collapse_space(node.data))
+        if not node.attrs:  # (no data-* mark below: the tag's handler)
+            handler = self._inline.get(node.tag)
+            return handler(node) if handler is not None else self.inner(node)
         if node.get("data-tex"):
             return self.math(node.get("data-tex"), node.get("data-display") == "block")
         if node.get("data-embed") == "video":
@@ -492,6 +495,9 @@ def _runs(el: Element) -> Iterator[list[Element | Text] | Element]:
 def _wraps_blocks(el: Element) -> bool:
     """An inline element around blocks (``<b><p>…</p><p>…</p></b>`` in misnested pages, card links): its
     blocks are rendered as blocks, or paragraphs would be glued together."""
+    kids = el.children
+    if len(kids) == 1 and kids[0].__class__ is Text:
+        return False  # (a link or an emphasis of one text)
     return any(e.tag in BLOCK for e in el.iter(include_self=False))
 
 

@@ -664,9 +664,8 @@ FIGURE = frozenset({"figure"})
 
 def all_caps_link_line(el: Element) -> bool:
     """A paragraph made of one link to another page whose text is in capitals (inline related story)."""
-    kids = el.children
-    if len(kids) == 1 and kids[0].__class__ is Text:
-        return False  # a paragraph of one text holds no link
+    if any(c.__class__ is Text and c.data.strip() for c in el.children):
+        return False  # words of its own, outside any link: its text is not a link's text
     links = [
         a
         for a in el.iter(include_self=False)
