@@ -209,6 +209,9 @@ class Markdown:
         return [self.paragraph(text)] if text else []
 
     def block(self, el: Element) -> list[str]:
+        if not el.attrs:  # (no data-* mark to look for: the tag's handler)
+            handler = self._blocks.get(el.tag)
+            return handler(el) if handler is not None else self.blocks(el)
         if el.get("data-display") == "block" and el.get("data-tex"):
             return [self.math_block(el.get("data-tex"))]
         if el.get("data-embed") == "video":

@@ -24,7 +24,10 @@ BLOCK_TAGS = frozenset(
 
 def text_units(s: str) -> int:
     """Length of normalized text, CJK characters counted three times."""
-    s = normalize_space(s)
+    # A printable text without two spaces in a row normalizes to itself without its end spaces: every
+    # white-space character but the space is unprintable (see ``dom.collapse_space``), so its words are
+    # parted by single spaces; most texts are such, and stripping them makes no list of words.
+    s = s.strip() if "  " not in s and s.isprintable() else normalize_space(s)
     return len(s) if s.isascii() else len(s) + 2 * len(_CJK.findall(s))
 
 
