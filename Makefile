@@ -3,7 +3,7 @@ PYTHON ?= python3
 EXAMPLE ?= fixtures/core--news-article-basic.html
 EXAMPLE_URL ?= https://example.org/news/river-health
 
-.PHONY: setup example build test check lint bench bench-blame bench-speed bench-scaling bench-parity bench-batch bench-engine bench-edge \
+.PHONY: setup example build test check lint bench bench-blame bench-speed bench-scaling bench-article bench-parity bench-batch bench-engine bench-edge \
 	bench-extension bench-serve bench-render train-root fixtures container clean
 
 setup:            ## install everything (Debian chromium, pip -e .[test], npm ci); idempotent
@@ -54,6 +54,9 @@ bench-speed:      ## ms/page: Readwell (html5lib, fast parser), trafilatura, rea
 
 bench-scaling:    ## time each hostile shape at n and 2n and print the ratio (linear ~ 2.0)
 	$(PYTHON) benchmarks/scaling.py
+
+bench-article:    ## the 20 MB article (70,000 paragraphs): CPU in total and per stage, fast parser (issue 11: <= 5 s)
+	$(PYTHON) benchmarks/scaling.py --article --parser fast --clock cpu
 
 bench-parity:     ## share of development-corpus pages with identical text from html5lib and the fast parser
 	$(PYTHON) benchmarks/parity.py

@@ -173,7 +173,7 @@ def test_text_rule_length_bounds_are_exact() -> None:
     assert rbp._length_bounds(re.compile(r"^a|b$")) == (1, None)
     assert rbp._length_bounds(re.compile(r"^a$", re.MULTILINE)) == (1, None)
     longest = "x" * 119 + " all rights reserved."  # 140 characters, the most the rule can take
-    rule, least, most = next(b for b in rbp._BOUNDED_RULES if b[0].id == "all-rights-reserved")
+    rule, least, most, _ = next(b for b in rbp._BOUNDED_RULES if b[0].id == "all-rights-reserved")
     assert (least, most) == (19, 141)
     assert rbp.match_boilerplate("all rights reserved") is not None  # the shortest text: searched
     assert rbp.match_boilerplate(longest) is rule
@@ -226,3 +226,43 @@ def test_legal_notice_agrees_with_its_pattern() -> None:
         assert rules.legal_notice(text) == expected, text
         matched += expected
     assert matched > 1_000
+
+
+def test_lines_from_the_end_are_the_lines_reversed() -> None:
+    """remove_closing_notice reads the first lines (``iter_lines``) and the last ones
+    (``iter_lines_from_end``) instead of every line of the root: both give ``root_lines``' lines, the same
+    node lists, on random trees of blocks, breaks, preformatted and skipped (script) elements, inline
+    wrappers and blank texts, and on every fixture's body."""
+    import random
+
+    import fixturelib
+    from readwell.dom import Element, Text
+    from readwell.parse import parse_html
+    from readwell.stages import remove_by_pattern as rbp
+
+    def ids(lines: list[list[Text]]) -> list[list[int]]:
+        return [[id(t) for t in ln] for ln in lines]
+
+    def check(root: Element) -> None:
+        want = ids(rbp.root_lines(root))
+        assert ids(list(rbp.iter_lines(root))) == want
+        assert ids(list(rbp.iter_lines_from_end(root))[::-1]) == want
+
+    rng = random.Random(11)
+    tags = ["p", "div", "span", "br", "pre", "b", "script", "a", "li", "ul", "td", "code"]
+
+    def grow(el: Element, depth: int) -> None:
+        for _ in range(rng.randint(0, 4)):
+            if depth > 4 or rng.random() < 0.45:
+                el.append(Text(rng.choice(["word", " ", "", "\n", "two words", "x"])))
+            else:
+                child = Element(rng.choice(tags))
+                el.append(child)
+                grow(child, depth + 1)
+
+    for _ in range(3000):
+        root = Element("div")
+        grow(root, 0)
+        check(root)
+    for fx in fixturelib.all_fixtures():
+        check(parse_html(fx.data).body)

@@ -578,3 +578,28 @@ def test_fast_parser_numbers_nodes_as_number_nodes_does() -> None:
         built = [(n.nid, n) for n in doc.root.iter_nodes()]
         last = dom.number_nodes(doc.root)
         assert [(n.nid, n) for _, n in built] == built and doc.next_id == last
+
+
+def test_protected_in_walk_equals_is_protected_on_every_fixture(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The removal walks ask ``protected_in_walk`` instead of ``is_protected`` (which climbs every
+    ancestor of every element): on every fixture each verdict is ``is_protected``'s, for both walks."""
+    original = Context.protected_in_walk
+    asked: Counter[str] = Counter()
+
+    def checked(
+        self: Context, root: Element, except_kinds: frozenset[str] = frozenset()
+    ) -> Callable[..., bool]:
+        check = original(self, root, except_kinds)
+
+        def both(el: Element) -> bool:
+            verdict = check(el)
+            assert verdict == self.is_protected(el, except_kinds), (self.stage, el)
+            asked[self.stage] += 1
+            return verdict
+
+        return both
+
+    monkeypatch.setattr(Context, "protected_in_walk", checked)
+    for fx in fixturelib.all_fixtures():
+        readwell.extract(fx.data, url=fx.url, **fx.options)
+    assert asked["remove_by_pattern"] > 1000 and asked["remove_by_selector"] > 1000

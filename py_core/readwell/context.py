@@ -7,6 +7,7 @@ records stage, action, rule kind, rule, reason, a text sample, the node id and a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -343,6 +344,36 @@ class Context:
                     return True
             e = e.parent
         return False
+
+    def protected_in_walk(
+        self, root: Element, except_kinds: frozenset[str] = frozenset()
+    ) -> Callable[[Element], bool]:
+        """``is_protected`` for a walk down from ``root`` that descends only into elements it found
+        unprotected (the removal stages' walks): every ancestor of an element it reaches is ``root``, one
+        of ``root``'s ancestors or an element it found unprotected, so only the element itself and, once,
+        ``root`` with its ancestors need checking, instead of every ancestor for every element of the
+        article. Each verdict equals ``is_protected``'s, and the same tables are judged (``root``'s line
+        is checked when ``is_protected`` would first have climbed there: for an element not protected
+        itself). The tree and the marks must not change during the walk."""
+        protected = self.protected
+        above: list[bool] = []
+
+        def check(el: Element) -> bool:
+            deadline.tick()
+            tag = el.tag
+            if tag in PROTECTED_TAGS or el.ns == "math":
+                return True
+            if tag == "table" and self.table_kind(el) == "data":
+                return True
+            if protected:
+                kind = protected.get(el.nid)
+                if kind is not None and kind not in except_kinds:
+                    return True
+            if not above:
+                above.append(self.is_protected(root, except_kinds))
+            return above[0]
+
+        return check
 
 
 def _data_table(table: Element) -> bool:

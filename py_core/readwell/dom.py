@@ -216,6 +216,15 @@ class Element(Node):
         outside the content root are most of the page. Normalizing a prefix of the text gives a prefix of
         the normalized whole, so once the prefix normalizes to ``limit`` characters the rest cannot change
         them. The prefix is normalized again only when its raw length has doubled (linear overall)."""
+        kids = self.children
+        if kids and kids[0].__class__ is Text:  # (most blocks start with a text of their own)
+            data = kids[0].data
+            if len(data) > 4 * limit:  # its first characters are the whole's
+                head = normalize_space(data[: 4 * limit])
+                if len(head) >= limit:
+                    return head[:limit]
+            elif len(kids) == 1:
+                return normalize_space(data)[:limit]  # the whole text
         out: list[str] = []
         size = 0
         check_at = limit

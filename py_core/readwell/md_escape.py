@@ -96,6 +96,8 @@ def longest_backtick_run(code: str) -> int:
 
 def escape_line_starts(text: str) -> str:
     """A paragraph line that starts like a heading, quote, list item or setext underline stays text."""
+    if "\n" not in text:
+        return _LINE_START.sub(_escape_marker, text)
     return "\n".join(_LINE_START.sub(_escape_marker, ln) for ln in text.split("\n"))
 
 

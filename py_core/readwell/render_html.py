@@ -70,8 +70,11 @@ def serialize(el: Element, include_self: bool = True) -> str:
             out.append(escape_text(data))
             continue
         assert isinstance(node, Element)
-        attrs = "".join(f' {k}="{escape_attr(v)}"' for k, v in node.attrs.items() if _safe_name(k))
-        out.append(f"<{node.tag}{attrs}>")
+        if node.attrs:
+            attrs = "".join(f' {k}="{escape_attr(v)}"' for k, v in node.attrs.items() if _safe_name(k))
+            out.append(f"<{node.tag}{attrs}>")
+        else:
+            out.append(f"<{node.tag}>")
         if node.tag in VOID:
             continue
         stack.append(("close", node.tag))

@@ -101,6 +101,9 @@ class Markdown:
     def inline(self, node: Element | Text) -> str:
         if isinstance(node, Text):
             return self.escape(collapse_space(node.data))
+        if not node.attrs:  # (no data-* mark below: the tag's handler)
+            handler = self._inline.get(node.tag)
+            return handler(node) if handler is not None else self.inner(node)
         if node.get("data-tex"):
             return self.math(node.get("data-tex"), node.get("data-display") == "block")
         if node.get("data-embed") == "video":
@@ -184,9 +187,14 @@ class Markdown:
     # --- block walker -----------------------------------------------------------------------------------
     def blocks(self, el: Element) -> list[str]:
         """Render ``el``'s children as a list of blocks: runs of inline children become paragraphs."""
+        kids = el.children
+        if len(kids) == 1 and kids[0].__class__ is Text:
+            return self.inline_run(kids)  # type: ignore[arg-type]  # one text: the one run ``_runs`` gives
         out: list[str] = []
         for part in _runs(el):
             if isinstance(part, list):
+                if len(part) == 1 and part[0].__class__ is Text and not part[0].data.strip():
+                    continue  # white space between blocks: a blank run, which renders as nothing
                 out.extend(self.inline_run(part))
             else:
                 out.extend(self.block(part))
@@ -194,10 +202,16 @@ class Markdown:
 
     def inline_run(self, run: list[Element | Text]) -> list[str]:
         """A run of inline children (text, links, emphasis ...) as one paragraph, or nothing if blank."""
-        text = _tidy_inline(_join_inline(self.inline(n) for n in run))
+        if len(run) == 1:  # (``_join_inline`` of one part is that part)
+            text = _tidy_inline(self.inline(run[0]))
+        else:
+            text = _tidy_inline(_join_inline(self.inline(n) for n in run))
         return [self.paragraph(text)] if text else []
 
     def block(self, el: Element) -> list[str]:
+        if not el.attrs:  # (no data-* mark to look for: the tag's handler)
+            handler = self._blocks.get(el.tag)
+            return handler(el) if handler is not None else self.blocks(el)
         if el.get("data-display") == "block" and el.get("data-tex"):
             return [self.math_block(el.get("data-tex"))]
         if el.get("data-embed") == "video":
@@ -484,12 +498,18 @@ def _runs(el: Element) -> Iterator[list[Element | Text] | Element]:
 def _wraps_blocks(el: Element) -> bool:
     """An inline element around blocks (``<b><p>…</p><p>…</p></b>`` in misnested pages, card links): its
     blocks are rendered as blocks, or paragraphs would be glued together."""
+    kids = el.children
+    if len(kids) == 1 and kids[0].__class__ is Text:
+        return False  # (a link or an emphasis of one text)
     return any(e.tag in BLOCK for e in el.iter(include_self=False))
 
 
 def _tidy_inline(text: str) -> str:
     """Collapse spaces per line; a run of hard breaks (``<br><br>``) becomes a paragraph break, and a hard
     break at the very end of the paragraph is dropped (a line never holds only a backslash)."""
+    if "\n" not in text:  # one line (most paragraphs): the loop below, unrolled
+        line = collapse_space(text).strip()
+        return "" if line == "\\" else _drop_hard_break(line).strip()
     out: list[str] = []
     gap = False
     for ln in (collapse_space(ln).strip() for ln in text.split("\n")):

@@ -207,7 +207,12 @@ def sanitize_tree(ctx: Context, root: Element) -> Element:
     for el in maths:
         if el.parent is not None and not el.text().strip():
             ctx.remove(el, ALLOWLIST, "math", "MathML with no text left after cleaning")
-    for el in root.iter(include_self=False):
+    for el in root.iter():
+        for c in el.children:  # (every text node of the tree, as the text of its parent)
+            if c.__class__ is Text:
+                c.data = strip_controls(c.data)
+        if el is root or not el.attrs:
+            continue  # (the root's attributes are cleaned below; no attributes, nothing to clean)
         new: dict[str, str] = {}
         for k, v in el.attrs.items():
             if k.lower() == "data-embed":
@@ -218,9 +223,6 @@ def sanitize_tree(ctx: Context, root: Element) -> Element:
         if el.tag == "p" and el.attrs.get(VIDEO_MARK) == "video":
             new["data-embed"] = "video"
         el.attrs = new
-    for node in root.iter_nodes():
-        if isinstance(node, Text):
-            node.data = strip_controls(node.data)
     if root.tag not in ALLOWED_TAGS:
         root.tag = "div"
     root.attrs = {

@@ -315,7 +315,12 @@ class SelectorIndex(Generic[T]):
     def first(self, el: Element) -> T | None:
         """The payload of the first item matching ``el``, or None."""
         items = self._items
-        for i in self.candidates(el):
+        if not el.attrs and not self._always:
+            # (most elements: only their tag's bucket, whose items are in item order, each once)
+            candidates: Sequence[int] = self._buckets.get(("tag", el.tag.lower()), ())
+        else:
+            candidates = self.candidates(el)
+        for i in candidates:
             if items[i][1](el):
                 return items[i][2]
         return None

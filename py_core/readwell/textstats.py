@@ -24,7 +24,10 @@ BLOCK_TAGS = frozenset(
 
 def text_units(s: str) -> int:
     """Length of normalized text, CJK characters counted three times."""
-    s = normalize_space(s)
+    # A printable text without two spaces in a row normalizes to itself without its end spaces: every
+    # white-space character but the space is unprintable (see ``dom.collapse_space``), so its words are
+    # parted by single spaces; most texts are such, and stripping them makes no list of words.
+    s = s.strip() if "  " not in s and s.isprintable() else normalize_space(s)
     return len(s) if s.isascii() else len(s) + 2 * len(_CJK.findall(s))
 
 
@@ -47,14 +50,20 @@ def clause_marks(s: str) -> int:
     return len(_CLAUSE.findall(s))
 
 
-# ASCII characters outside ``\w`` (all but letters, digits and "_"), each mapped to a space.
-_ASCII_NON_WORD = str.maketrans({i: " " for i in range(128) if not (chr(i).isalnum() or chr(i) == "_")})
+# Each ASCII byte as "a" when it is a word character (``\w``: letters, digits, "_"), else as a space.
+_ASCII_WORD_MARKS = bytes(
+    ord("a") if (chr(i).isalnum() or chr(i) == "_") else ord(" ") if i < 128 else i for i in range(256)
+)
 
 
 def word_count(s: str) -> int:
     """Words, with each CJK character counted as one word (for reading time)."""
-    if s.isascii():  # no CJK; the \w+ runs are the words left when every other character is a space
-        return len(s.translate(_ASCII_NON_WORD).split())
+    if s.isascii():
+        # no CJK; the words are the \w+ runs, and each run starts at the text's start or after a non-word
+        # character: counted on bytes ("a" for word characters, " " for the rest) without a list of words
+        # (an article's text is megabytes)
+        marks = s.encode("ascii").translate(_ASCII_WORD_MARKS)
+        return marks.count(b" a") + marks.startswith(b"a")
     cjk = len(_CJK.findall(s))
     return len(_WORD.findall(_CJK.sub(" ", s))) + cjk
 

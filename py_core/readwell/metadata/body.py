@@ -73,10 +73,10 @@ def body_byline(doc: Document, root: Element | None) -> str | None:
     for el in scope.iter():
         if el.tag not in BYLINE_LINE_TAGS:
             continue
+        if not BYLINE_START.match(el.text_start(BYLINE_START_CHARS)):
+            continue  # cannot match BYLINE_TEXT below (asked first: it rules out nearly every block)
         if any(isinstance(c, Element) and c.tag in ("p", "div") for c in el.children):
             continue
-        if not BYLINE_START.match(el.text_start(BYLINE_START_CHARS)):
-            continue  # cannot match BYLINE_TEXT below
         # The whole normalized text when it is shorter than the limit; a longer text is cut there (and then
         # fails the length test): a big block's text is never joined just to learn it is too long.
         text = el.text_start(MAX_BYLINE_CHARS)

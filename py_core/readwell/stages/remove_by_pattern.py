@@ -9,12 +9,13 @@ a paragraph of prose never match.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ..context import TEXT, Context
 from ..dom import NON_TEXT, Element, Node, Text, nodes_after, normalize_space
 from ..metadata import normalize_date
 from ..metadata.body import body_byline
+from ..pattern_start import START_CHARS, may_match, start_test
 from ..rules import (
     BYLINE_TEXT,
     INLINE_TAGS,
@@ -97,23 +98,40 @@ def _length_bounds(pattern: re.Pattern[str]) -> tuple[int, int | None]:
         return 0, None
 
 
-# Each text rule with the shortest and longest block it can match (None: no upper bound), computed once.
-_BOUNDED_RULES = tuple((r, *_length_bounds(r.match)) for r in TEXT_RULES)
+# Each text rule with the shortest and longest block it can match (None: no upper bound) and a test of the
+# block's first characters (``pattern_start``; None: any start), computed once.
+_BOUNDED_RULES = tuple((r, *_length_bounds(r.match), start_test(r.match, search=True)) for r in TEXT_RULES)
 
 
 def match_boilerplate(text: str) -> Rule[re.Pattern[str]] | None:
-    """The first text rule covering the whole of a short block's text."""
+    """The first text rule covering the whole of a short block's text. A rule is searched only on a block
+    within its length bounds and starting the way a match can start (prose is not searched by rules that
+    need "Share", "Follow" or a digit first)."""
     n = len(text)
     if not text or n > MAX_PATTERN_BLOCK:
         return None
+    start = text[:START_CHARS]
+    rules = _RULES_BY_START.get(start)
+    if rules is None:
+        if len(_RULES_BY_START) >= _RULES_BY_START_MAX:
+            _RULES_BY_START.clear()
+        rules = _RULES_BY_START[start] = tuple(b for b in _BOUNDED_RULES if may_match(b[3], start))
     return next(
         (
             r
-            for r, least, most in _BOUNDED_RULES
+            for r, least, most, _ in rules
             if least <= n and (most is None or n <= most) and r.match.search(text)
         ),
         None,
     )
+
+
+# The rules a block starting with these characters can match, in TEXT_RULES order: blocks of prose start
+# with a few common words, so the start tests run once per start, not once per block and rule. Bounded.
+_RULES_BY_START: dict[
+    str, tuple[tuple[Rule[re.Pattern[str]], int, int | None, re.Pattern[str] | None], ...]
+] = {}
+_RULES_BY_START_MAX = 20_000
 
 
 _NAME_JOINERS = frozenset(
@@ -167,6 +185,9 @@ def _text_within(el: Element, cap: int) -> str:
     """``normalize_space(el.text())`` when that has at most ``cap`` characters, else a longer string: the
     walk stops once more than ``cap`` non-space characters are joined (patterns judge only short blocks,
     so a wrapper of a long article is not joined in full at every level of nesting)."""
+    kids = el.children
+    if len(kids) == 1 and kids[0].__class__ is Text and len(kids[0].data) <= cap:
+        return normalize_space(kids[0].data)  # (a block of one short text)
     out: list[str] = []
     raw = solid = counted = 0
     stack: list[Node] = [el]
@@ -229,9 +250,10 @@ def run(ctx: Context) -> None:
     media, imgs, breakers = _below(root)
     stack = [c for c in root.children if isinstance(c, Element)]
     stack.reverse()
+    protected = ctx.protected_in_walk(root, except_kinds=FIGURE)  # (the walk descends into unprotected only)
     while stack:
         el = stack.pop()
-        if ctx.is_protected(el, except_kinds=FIGURE) or el.tag in ("h1",):
+        if protected(el) or el.tag in ("h1",):
             continue
         if el.tag == "p" and all_caps_link_line(el):
             found.append(
@@ -285,6 +307,7 @@ def run(ctx: Context) -> None:
 
 _HEADING_LIKE = frozenset({"h2", "h3", "h4", "h5", "h6", "p", "div", "strong", "b", "span", "dt"})
 TEASER_HEADING_MAX_CHARS = 60
+_TEASER_START = start_test(TEASER_HEADING)
 
 
 def remove_trailing_teasers(ctx: Context, root: Element) -> None:
@@ -296,6 +319,7 @@ def remove_trailing_teasers(ctx: Context, root: Element) -> None:
         e
         for e in root.iter(include_self=False)
         if e.tag in _HEADING_LIKE
+        and may_match(_TEASER_START, e.text_start(START_CHARS))  # (its start: prose is not joined)
         and len(t := _text_within(e, TEASER_HEADING_MAX_CHARS)) <= TEASER_HEADING_MAX_CHARS
         and TEASER_HEADING.match(t)
     ]
@@ -333,26 +357,64 @@ def remove_trailing_teasers(ctx: Context, root: Element) -> None:
 def root_lines(root: Element) -> list[list[Text]]:
     """Every line of the root in document order: the text nodes of one run of inline content between block
     boundaries and ``<br>``s. The text of code and preformatted blocks is one line each."""
-    lines: list[list[Text]] = [[]]
+    return list(iter_lines(root))
+
+
+def iter_lines(root: Element) -> Iterator[list[Text]]:
+    """``root_lines``, one line at a time: a caller that needs the first few lines walks no further."""
+    line: list[Text] = []
     stack: list[Node | None] = list(reversed(root.children))
     while stack:
         n = stack.pop()
         if n is None or isinstance(n, Element) and (n.tag in LAYOUT_BLOCKS or n.tag == "br"):
-            if lines[-1]:
-                lines.append([])
+            if line:
+                yield line
+                line = []
             if isinstance(n, Element) and n.tag != "br":
                 stack.append(None)  # the block's end is a boundary too
                 if n.tag == "pre":
-                    lines[-1].extend(t for t in n.iter_nodes() if isinstance(t, Text) and t.data.strip())
+                    line.extend(t for t in n.iter_nodes() if isinstance(t, Text) and t.data.strip())
                     stack.append(None)
                 else:
                     stack.extend(reversed(n.children))
         elif isinstance(n, Text):
             if n.data.strip():
-                lines[-1].append(n)
+                line.append(n)
         elif isinstance(n, Element) and n.tag not in NON_TEXT:
             stack.extend(reversed(n.children))
-    return [ln for ln in lines if ln]
+    if line:
+        yield line
+
+
+def iter_lines_from_end(root: Element) -> Iterator[list[Text]]:
+    """``root_lines`` from the last line back (each line's nodes still in document order): the same walk
+    mirrored, children taken last first, a block's start and end both boundaries, so a caller that needs
+    the last few lines of a long article walks only those."""
+    line: list[Text] = []  # the current line, last node first
+    stack: list[Node | None] = list(root.children)
+    while stack:
+        n = stack.pop()
+        if n is None or isinstance(n, Element) and (n.tag in LAYOUT_BLOCKS or n.tag == "br"):
+            if line:
+                line.reverse()
+                yield line
+                line = []
+            if isinstance(n, Element) and n.tag != "br":
+                stack.append(None)  # the block's start, reached after its children
+                if n.tag == "pre":
+                    pre = [t for t in n.iter_nodes() if isinstance(t, Text) and t.data.strip()]
+                    if pre:
+                        yield pre  # one line of its own (``line`` was just emptied at the boundary)
+                else:
+                    stack.extend(n.children)
+        elif isinstance(n, Text):
+            if n.data.strip():
+                line.append(n)
+        elif isinstance(n, Element) and n.tag not in NON_TEXT:
+            stack.extend(n.children)
+    if line:
+        line.reverse()
+        yield line
 
 
 def remove_closing_notice(ctx: Context, root: Element) -> None:
@@ -365,33 +427,36 @@ def remove_closing_notice(ctx: Context, root: Element) -> None:
     with at most ``NOTICE_TAIL_MAX_UNITS`` after it: a copyright line at the top (a title's "© 2003 X") or
     one followed by a section of text stays, as does one in code or a data table.
     """
-    lines = root_lines(root)
-    texts: dict[int, str] = {}  # line index -> its normalized text, made only for the lines read below
-    units: dict[int, int] = {}
+    texts: dict[int, str] = {}  # id of a line's first node -> the line's normalized text
 
-    def units_of(i: int) -> int:
-        if i not in units:
-            texts[i] = normalize_space(" ".join(t.data for t in lines[i]))
-            units[i] = text_units(texts[i])
-        return units[i]
+    def units_of(line: list[Text]) -> int:
+        texts[id(line[0])] = text = normalize_space(" ".join(t.data for t in line))
+        return text_units(text)
 
     # Only a line with NOTICE_MIN_BEFORE_UNITS before it and at most NOTICE_TAIL_MAX_UNITS after it can be
     # the notice: the first lines and the last ones decide where such lines are, so a long article's lines
-    # between them are never joined and measured (the text before a line only grows, the text after it
-    # only shrinks, line by line)
-    first = before = 0
-    while first < len(lines) and before < NOTICE_MIN_BEFORE_UNITS:
-        before += units_of(first)
-        first += 1
+    # between them are never walked, joined or measured (the text before a line only grows, the text after
+    # it only shrinks, line by line). Lines are disjoint, so a line is known by its first node.
+    front: list[list[Text]] = []
+    before = 0
+    for line in iter_lines(root):
+        front.append(line)
+        before += units_of(line)
+        if before >= NOTICE_MIN_BEFORE_UNITS:
+            break
     if before < NOTICE_MIN_BEFORE_UNITS:
         return
-    start = len(lines)  # the first line with at most NOTICE_TAIL_MAX_UNITS after it
+    last_front = front[-1][0]
+    tail_lines: list[list[Text]] = []  # from the first line with at most NOTICE_TAIL_MAX_UNITS after it
     after = 0
-    while start > first and after <= NOTICE_TAIL_MAX_UNITS:
-        start -= 1
-        after += units_of(start)
-    for i in range(start, len(lines)):
-        line, text = lines[i], texts[i]
+    for line in iter_lines_from_end(root):
+        if after > NOTICE_TAIL_MAX_UNITS or line[0] is last_front:
+            break
+        tail_lines.append(line)
+        after += units_of(line)
+    tail_lines.reverse()
+    for line in tail_lines:
+        text = texts[id(line[0])]
         if (
             len(text) <= MAX_PATTERN_BLOCK
             and legal_notice(text)
@@ -599,6 +664,8 @@ FIGURE = frozenset({"figure"})
 
 def all_caps_link_line(el: Element) -> bool:
     """A paragraph made of one link to another page whose text is in capitals (inline related story)."""
+    if any(c.__class__ is Text and c.data.strip() for c in el.children):
+        return False  # words of its own, outside any link: its text is not a link's text
     links = [
         a
         for a in el.iter(include_self=False)

@@ -12,6 +12,7 @@ from ..context import EXACT, PARTIAL, Context
 from ..dom import NON_TEXT, Element, Node, Text, nodes_after, normalize_space
 from ..measure import Stat
 from ..metadata import normalize_date
+from ..pattern_start import START_CHARS, may_match, start_test
 from ..rules import (
     COMMENT_TOKENS,
     THREAD_AUTHOR_LINE,
@@ -50,9 +51,10 @@ def run(ctx: Context) -> None:
     title = normalize_space(ctx.meta.title or "").lower()
     stack = [c for c in root.children if isinstance(c, Element)]
     stack.reverse()
+    protected = ctx.protected_in_walk(root)  # (the walk below descends into unprotected elements only)
     while stack:
         el = stack.pop()
-        if ctx.is_protected(el):
+        if protected(el):
             continue
         toks = tokens_of(el.get("class") + " " + el.get("id"))
         most = el.nid in ctx.core or (root_units and stats[el.nid].units > MOST_OF_ROOT_NAMED * root_units)
@@ -96,8 +98,16 @@ def _link_units(el: Element) -> int:
     return sum(text_units(a.text()) for a in el.iter() if a.tag == "a" and a.get("href"))
 
 
+_HEADING_STRIP = " :»›"
+# A test of how THREAD_HEADING's text can start (``pattern_start``), and how many characters of a block are
+# read for it (the heading's start comes after any of _HEADING_STRIP; when too few are left, the whole
+# heading text is read)
+_THREAD_START = start_test(THREAD_HEADING)
+_LEAD_CHARS = START_CHARS + 8
+
+
 def _heading_text(el: Element) -> str:
-    return normalize_space(el.text()).strip(" :»›")
+    return normalize_space(el.text()).strip(_HEADING_STRIP)
 
 
 def thread_start(el: Element) -> str | None:
@@ -110,6 +120,10 @@ def thread_start(el: Element) -> str | None:
         # unnamed: only a heading saying so can start a thread (decided before the link counts)
         if el.tag not in _THREAD_HEADING_TAGS:
             return None
+        raw = el.text_start(_LEAD_CHARS)
+        lead = raw.lstrip(_HEADING_STRIP)  # the heading's start, when long enough or the whole text
+        if (len(lead) >= START_CHARS or len(raw) < _LEAD_CHARS) and not may_match(_THREAD_START, lead):
+            return None  # prose: its text is not joined to learn that it is no thread heading
         heading = _heading_text(el)
         if not THREAD_HEADING.match(heading):
             return None
