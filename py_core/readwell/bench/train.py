@@ -229,7 +229,7 @@ def fit(rows: list[Row]) -> Any:
 
     Each set weighs the same (the targets are per set, and the small sets are the most varied), and a loss
     counts ``LOSS_WEIGHT`` times a gain of the same size (overruling the rules must be worth it)."""
-    from sklearn.ensemble import GradientBoostingRegressor  # type: ignore[import-untyped]
+    from sklearn.ensemble import GradientBoostingRegressor
 
     per_set: dict[str, int] = {}
     for r in rows:
