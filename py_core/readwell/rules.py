@@ -14,7 +14,7 @@ fires on a fixture and has a look-alike fixture where legitimate content survive
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import islice
 from typing import Generic, TypeVar
@@ -29,6 +29,8 @@ from .thresholds import (
     PHRASE_BLOCK_MAX_NODES,
     PHRASE_CONTEXT_MARKS,
     PHRASE_CONTEXT_UNITS,
+    PHRASE_LINE_MAX_NODES,
+    PHRASE_SIBLINGS_MAX,
     PIXEL_MAX,
     PROSE_MAX_LINK_DENSITY,
     PROSE_MIN_MARKS,
@@ -227,15 +229,22 @@ def phrase_in_prose(el: Element) -> bool:
     if block is None:
         return False
     # A paragraph is small: reading at most PHRASE_BLOCK_MAX_NODES nodes keeps this linear per element (a body
-    # of 10,000 sibling spans would otherwise be read once per span).
-    if len(block.children) >= PHRASE_BLOCK_MAX_NODES:
-        return False  # more nodes than that (the block itself and its children): decided without reading them
-    nodes = list(islice(block.iter_nodes(), PHRASE_BLOCK_MAX_NODES + 1))
-    if len(nodes) > PHRASE_BLOCK_MAX_NODES or any(
-        isinstance(n, Element) and n is not block and n.tag in BLOCK_TAGS for n in nodes
-    ):
+    # of 10,000 sibling spans would otherwise be read once per span). A bigger block (a book chapter written
+    # straight into one table cell between <br>s) is read only around the phrase, on its own line.
+    nodes = (
+        list(islice(block.iter_nodes(), PHRASE_BLOCK_MAX_NODES + 1))
+        if len(block.children) < PHRASE_BLOCK_MAX_NODES
+        else None
+    )
+    if nodes is None or len(nodes) > PHRASE_BLOCK_MAX_NODES:
+        line = _line_among_siblings(el, block)
+        if line is None:
+            return False
+        before, after = line
+    elif any(isinstance(n, Element) and n is not block and n.tag in BLOCK_TAGS for n in nodes):
         return False  # a container of blocks, not a paragraph: its other text is not this phrase's sentence
-    before, after = _line_around(el, block, nodes)
+    else:
+        before, after = _line_around(el, block, nodes)
     if not after.strip() and before.rstrip().endswith((".", "!", "?", "。", "！", "？")):
         return False  # after the last sentence of the line: an appended "Continued..." link, not a phrase
     text = before + " " + after
@@ -246,6 +255,70 @@ def phrase_in_prose(el: Element) -> bool:
         and text_units(el.text()) <= units  # a phrase, not a hover card or link list beside a short line
         and el.find("img") is None
     )
+
+
+def _line_among_siblings(el: Element, block: Element) -> tuple[str, str] | None:
+    """The text before and after ``el`` on its line in a block too big to read whole, read from its
+    neighbours (outside links): the line ends at a ``<br>`` or a block on either side. At most
+    ``PHRASE_LINE_MAX_NODES`` nodes are read each way (a line that long has its sentence), so the cost per
+    phrase is bounded. None when ``block`` has more than ``PHRASE_SIBLINGS_MAX`` children (not searched for
+    ``el``) or an inline element holding ``el`` also holds a block."""
+    if len(block.children) > PHRASE_SIBLINGS_MAX:
+        return None
+    top = el
+    while top.parent is not block:
+        if top.parent is None:
+            return None
+        top = top.parent
+    before: list[str] = []
+    after: list[str] = []
+    if top is not el:  # the text around el in the inline element holding it (``<font>… <a>x</a> …</font>``)
+        line = before
+        for n in islice(top.iter_nodes(), PHRASE_LINE_MAX_NODES):
+            if n is el:
+                line = after
+            elif isinstance(n, Element) and n.tag in BLOCK_TAGS:
+                return None
+            elif isinstance(n, Text) and not _inside_link_or(n, el, block):
+                line.append(n.data)
+    kids = block.children
+    at = kids.index(top)  # (at most PHRASE_SIBLINGS_MAX children, searched at C speed)
+    left = _side_of_line(reversed(kids[max(0, at - PHRASE_LINE_MAX_NODES) : at]))
+    right = _side_of_line(kids[at + 1 : at + 1 + PHRASE_LINE_MAX_NODES])
+    return " ".join([*reversed(left), *before]), " ".join([*after, *right])
+
+
+def _side_of_line(siblings: Iterable[Node]) -> list[str]:
+    """The texts of ``siblings`` (walking away from a phrase) up to the first ``<br>`` or block, outside
+    links, in walking order; at most ``PHRASE_LINE_MAX_NODES`` nodes read, nested ones included."""
+    out: list[str] = []
+    budget = PHRASE_LINE_MAX_NODES
+    for n in siblings:
+        if isinstance(n, Text):
+            out.append(n.data)
+            budget -= 1
+        elif isinstance(n, Element):
+            if n.tag == "br" or n.tag in BLOCK_TAGS:
+                break
+            inner = list(islice(n.iter_nodes(), budget + 1))
+            budget -= len(inner)
+            if budget < 0 or any(isinstance(e, Element) and e.tag in BLOCK_TAGS for e in inner):
+                break  # (an inline element holding a block: the line ends there)
+            if n.tag != "a":
+                out.extend(t.data for t in inner if isinstance(t, Text) and not _in_link(t, n))
+        if budget <= 0:
+            break
+    return out
+
+
+def _in_link(t: Text, within: Element) -> bool:
+    """``t`` sits in a link inside ``within`` (``within`` itself included)."""
+    for a in t.ancestors():
+        if a.tag == "a":
+            return True
+        if a is within:
+            return False
+    return False
 
 
 def _contact_link(el: Element) -> bool:
