@@ -513,10 +513,16 @@ def _hidden_attribute(el: Element) -> bool:
 
 def _aria_hidden_block(el: Element) -> bool:
     """aria-hidden on icons and presentational math duplicates is handled elsewhere; on blocks with text it
-    marks closed dialogs and duplicates that are not shown to readers."""
+    marks closed dialogs and duplicates that are not shown to readers (but see ``PULL_QUOTE_TOKENS``)."""
     if el.get("aria-hidden") != "true" or el.tag in ("svg", "span", "i", "img", "math"):
         return False
     return text_units(el.text()) > 0 and el.find("math") is None
+
+
+# A pull quote repeats a line of the article in large type beside it: sites mark it aria-hidden so that screen
+# readers do not read the line twice, but every sighted reader sees it (a visible pull quote is kept too), so
+# remove_hidden_and_tiny_media keeps one that only that rule would remove.
+PULL_QUOTE_TOKENS = frozenset({"pullquote", "pullquotes"})
 
 
 HIDDEN_RULES: tuple[Rule[Callable[[Element], bool]], ...] = (
