@@ -741,6 +741,16 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             "interface label",
         ),
         (
+            # A post template's line of tags or categories ("Filed under: Pop, Celebs", "Topics: uber,
+            # libertarians, sharing economy", "Tags: Chicken, slow-cooker"): the label and its terms, no
+            # sentence ("Tags: an old word for labels." ends like one and stays). Not "Keywords:", which
+            # papers print with their abstract.
+            "tag-line",
+            r"^(tags?|tagged( with)?|topics?|filed under|categor(y|ies)|labels?|related topics)\s*[:：]\s*"
+            r"[^.!?:：]{1,200}$",
+            "the post's tags or categories",
+        ),
+        (
             "media-credit",
             r"^\(?((photo|image|picture|foto|photograph|illustration|video|graphic)s?( credit)?|credit|"
             r"source)\s*[:：|]\s*.{1,80}$",
