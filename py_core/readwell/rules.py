@@ -591,6 +591,10 @@ TINY_RULES: tuple[Rule[SizeMatch], ...] = (
 # --- remove_by_pattern: whole-block boilerplate text ----------------------------------------------------
 # Matched against the normalized text of short blocks only (see MAX_PATTERN_BLOCK); a sentence using these
 # words inside a long paragraph is never touched. The whole block must match.
+_PAGE_TOOL = (
+    r"(printer[- ]friendly( page| version)?|(send|e-?mail) this( (article|story|page))?( to (a )?friends?)?"
+    r"( by e-?mail)?|e-?mail[- ]a[- ]friend)"
+)
 TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
     Rule(rid, re.compile(p, re.I), reason)
     for rid, p, reason in (
@@ -704,7 +708,9 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
         ),
         (
             "comment-prompt",
-            r"^(leave a (comment|reply)|comments?|\d+ comments?|add a comment|post a comment)$",
+            r"^(leave a (comment|reply)|comments?|\d+ comments?|add a comment|post a comment|"
+            # old news templates' link to their reader comments
+            r"have your say( on this (story|article))?( read comments)?)$",
             "comment prompt",
         ),
         (
@@ -715,7 +721,10 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             r"continue reading (the )?main (story|article|content)|"
             r"(the )?(article|story) continues( below)?|"
             # a text-size control's label beside its (icon) buttons
-            r"(text|font) size)$",
+            r"(text|font) size|"
+            # old news templates' tool rows: "Printer friendly page", "Send this article to Friends by
+            # E-Mail", "Printer-friendly version Email-a-friend Respond"
+            rf"{_PAGE_TOOL}([\s|·•]+({_PAGE_TOOL}|respond))*)$",
             "page tool",
         ),
         ("loading-placeholder", r"^(loading|loading\.\.\.|loading…)$", "loading placeholder"),
@@ -731,6 +740,7 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
         (
             "interface-label",
             r"^(caption|close|hide caption|toggle caption|expand|enlarge|enlarge this image|show more|"
+            r"view larger( image| photo| picture)?|"
             r"show less|"
             r"view (the )?(gallery|slideshow|comments)|open gallery|play video|watch video|next|previous|"
             r"prev|"
