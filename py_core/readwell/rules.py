@@ -591,9 +591,11 @@ TINY_RULES: tuple[Rule[SizeMatch], ...] = (
 # --- remove_by_pattern: whole-block boilerplate text ----------------------------------------------------
 # Matched against the normalized text of short blocks only (see MAX_PATTERN_BLOCK); a sentence using these
 # words inside a long paragraph is never touched. The whole block must match.
+# One tool of an old news template's tool row (page-tool-label): print, send or e-mail the story, its feed.
 _PAGE_TOOL = (
-    r"(printer[- ]friendly( page| version)?|(send|e-?mail) this( (article|story|page))?( to (a )?friends?)?"
-    r"( by e-?mail)?|e-?mail[- ]a[- ]friend)"
+    r"(print(er)?[- ]friendly( page| version)?|"
+    r"(send|e-?mail) this( (article|story|page))?( to (a )?friends?)?( by e-?mail)?|"
+    r"e-?mail[- ]a[- ]friend|e-?mail article|subscribe to (the )?rss( feed)?)"
 )
 TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
     Rule(rid, re.compile(p, re.I), reason)
@@ -710,7 +712,7 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             "comment-prompt",
             r"^(leave a (comment|reply)|comments?|\d+ comments?|add a comment|post a comment|"
             # old news templates' link to their reader comments
-            r"have your say( on this (story|article))?( read comments)?)$",
+            r"have your say( on this (story|article))?( read comments)?|add your comments?)$",
             "comment prompt",
         ),
         (
@@ -740,7 +742,8 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
         (
             "interface-label",
             r"^(caption|close|hide caption|toggle caption|expand|enlarge|enlarge this image|show more|"
-            r"view larger( image| photo| picture)?|"
+            r"view larger( image| photo| picture)?|click (the )?((photo|image|picture) )?to enlarge|"
+            r"[‹«<]?\s*back to (the )?(story|article)|"
             r"show less|"
             r"view (the )?(gallery|slideshow|comments)|open gallery|play video|watch video|next|previous|"
             r"prev|"
