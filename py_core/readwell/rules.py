@@ -736,13 +736,25 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             "player-status",
             r"^(this (video|clip) is (no longer available|(currently )?(un)?available|not available|"
             r"(playable|not playable))\b.{0,80}|your browser does(n'?t| not) support (the )?(html5 )?"
-            r"(video|audio)\b.{0,40}|(video|clip) (is )?(unavailable|not available))$",
+            r"(video|audio)\b.{0,40}|(video|clip) (is )?(unavailable|not available)|"
+            # a slideshow's or player's fallback where scripts do not run
+            r"this (slideshow|gallery|video|player|content) requires javascript\.?)$",
             "video player status message",
+        ),
+        (
+            # a template's reading-time estimate ("5 min read", "Reading time: 3 minutes", Portuguese
+            # "Tempo de leitura: 1 minuto"): the result carries the reading time
+            "reading-time",
+            r"^((reading time|read time|tempo de leitura|tiempo de lectura|temps de lecture|lesezeit)"
+            r"\s*[:：]?\s*(about |approx\.? |ca\. )?\d{1,3}\s*(min|mins|minutes?|minutos?|minuten)\.?|"
+            r"\d{1,3}\s*(min|mins|minutes?)\.? read)$",
+            "reading time estimate",
         ),
         (
             "interface-label",
             r"^(caption|close|hide caption|toggle caption|expand|enlarge|enlarge this image|show more|"
             r"view larger( image| photo| picture)?|click (the )?((photo|image|picture) )?to enlarge|"
+            r"image copyright|"
             r"[‹«<]?\s*back to (the )?(story|article)|"
             r"show less|"
             r"view (the )?(gallery|slideshow|comments)|open gallery|play video|watch video|next|previous|"
