@@ -653,8 +653,8 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
         ("all-rights-reserved", r"^.{0,120}\ball rights reserved\.?$", "copyright line"),
         (
             "advertisement-label",
-            r"^(advertisement|advert|anzeige|publicidad|publicité|sponsored( content)?|"
-            r"story continues below( advertisement)?|ad)$",
+            r"^(advertisement|advert|anzeige|publicidad|publicité|sponsored( content| links)?|"
+            r"story continues below( advertisement)?|ad|advts?\s*:?)$",
             "advertisement label",
         ),
         (
