@@ -90,6 +90,8 @@ LOOKALIKES: dict[str, tuple[str, str]] = {
     "published-date-line": ("text-patterns-lookalike", "Published in the village magazine, the o"),
     "post-metadata-line": ("text-patterns-lookalike", "This post was posted from the library's o"),
     "trackback-label": ("text-patterns-lookalike", "Trackbacks were the old way for one blog"),
+    "tag-line": ("text-patterns-lookalike", "Topics: the volunteers choose three for e"),
+    "reading-time": ("text-patterns-lookalike", "Reading time: the volunteers read aloud"),
     "[hidden]": ("hidden-and-tiny-lookalike", "Until-found text is revealed by searching"),
     "[style*=display:none]": ("hidden-and-tiny-lookalike", "the last crossing leaves at dusk in winter"),
     "[style*=visibility:hidden]": ("hidden-and-tiny-lookalike", "life jackets hang under every bench"),

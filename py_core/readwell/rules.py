@@ -14,7 +14,7 @@ fires on a fixture and has a look-alike fixture where legitimate content survive
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import islice
 from typing import Generic, TypeVar
@@ -29,6 +29,8 @@ from .thresholds import (
     PHRASE_BLOCK_MAX_NODES,
     PHRASE_CONTEXT_MARKS,
     PHRASE_CONTEXT_UNITS,
+    PHRASE_LINE_MAX_NODES,
+    PHRASE_SIBLINGS_MAX,
     PIXEL_MAX,
     PROSE_MAX_LINK_DENSITY,
     PROSE_MIN_MARKS,
@@ -227,15 +229,22 @@ def phrase_in_prose(el: Element) -> bool:
     if block is None:
         return False
     # A paragraph is small: reading at most PHRASE_BLOCK_MAX_NODES nodes keeps this linear per element (a body
-    # of 10,000 sibling spans would otherwise be read once per span).
-    if len(block.children) >= PHRASE_BLOCK_MAX_NODES:
-        return False  # more nodes than that (the block itself and its children): decided without reading them
-    nodes = list(islice(block.iter_nodes(), PHRASE_BLOCK_MAX_NODES + 1))
-    if len(nodes) > PHRASE_BLOCK_MAX_NODES or any(
-        isinstance(n, Element) and n is not block and n.tag in BLOCK_TAGS for n in nodes
-    ):
+    # of 10,000 sibling spans would otherwise be read once per span). A bigger block (a book chapter written
+    # straight into one table cell between <br>s) is read only around the phrase, on its own line.
+    nodes = (
+        list(islice(block.iter_nodes(), PHRASE_BLOCK_MAX_NODES + 1))
+        if len(block.children) < PHRASE_BLOCK_MAX_NODES
+        else None
+    )
+    if nodes is None or len(nodes) > PHRASE_BLOCK_MAX_NODES:
+        line = _line_among_siblings(el, block)
+        if line is None:
+            return False
+        before, after = line
+    elif any(isinstance(n, Element) and n is not block and n.tag in BLOCK_TAGS for n in nodes):
         return False  # a container of blocks, not a paragraph: its other text is not this phrase's sentence
-    before, after = _line_around(el, block, nodes)
+    else:
+        before, after = _line_around(el, block, nodes)
     if not after.strip() and before.rstrip().endswith((".", "!", "?", "。", "！", "？")):
         return False  # after the last sentence of the line: an appended "Continued..." link, not a phrase
     text = before + " " + after
@@ -246,6 +255,70 @@ def phrase_in_prose(el: Element) -> bool:
         and text_units(el.text()) <= units  # a phrase, not a hover card or link list beside a short line
         and el.find("img") is None
     )
+
+
+def _line_among_siblings(el: Element, block: Element) -> tuple[str, str] | None:
+    """The text before and after ``el`` on its line in a block too big to read whole, read from its
+    neighbours (outside links): the line ends at a ``<br>`` or a block on either side. At most
+    ``PHRASE_LINE_MAX_NODES`` nodes are read each way (a line that long has its sentence), so the cost per
+    phrase is bounded. None when ``block`` has more than ``PHRASE_SIBLINGS_MAX`` children (not searched for
+    ``el``) or an inline element holding ``el`` also holds a block."""
+    if len(block.children) > PHRASE_SIBLINGS_MAX:
+        return None
+    top = el
+    while top.parent is not block:
+        if top.parent is None:
+            return None
+        top = top.parent
+    before: list[str] = []
+    after: list[str] = []
+    if top is not el:  # the text around el in the inline element holding it (``<font>… <a>x</a> …</font>``)
+        line = before
+        for n in islice(top.iter_nodes(), PHRASE_LINE_MAX_NODES):
+            if n is el:
+                line = after
+            elif isinstance(n, Element) and n.tag in BLOCK_TAGS:
+                return None
+            elif isinstance(n, Text) and not _inside_link_or(n, el, block):
+                line.append(n.data)
+    kids = block.children
+    at = kids.index(top)  # (at most PHRASE_SIBLINGS_MAX children, searched at C speed)
+    left = _side_of_line(reversed(kids[max(0, at - PHRASE_LINE_MAX_NODES) : at]))
+    right = _side_of_line(kids[at + 1 : at + 1 + PHRASE_LINE_MAX_NODES])
+    return " ".join([*reversed(left), *before]), " ".join([*after, *right])
+
+
+def _side_of_line(siblings: Iterable[Node]) -> list[str]:
+    """The texts of ``siblings`` (walking away from a phrase) up to the first ``<br>`` or block, outside
+    links, in walking order; at most ``PHRASE_LINE_MAX_NODES`` nodes read, nested ones included."""
+    out: list[str] = []
+    budget = PHRASE_LINE_MAX_NODES
+    for n in siblings:
+        if isinstance(n, Text):
+            out.append(n.data)
+            budget -= 1
+        elif isinstance(n, Element):
+            if n.tag == "br" or n.tag in BLOCK_TAGS:
+                break
+            inner = list(islice(n.iter_nodes(), budget + 1))
+            budget -= len(inner)
+            if budget < 0 or any(isinstance(e, Element) and e.tag in BLOCK_TAGS for e in inner):
+                break  # (an inline element holding a block: the line ends there)
+            if n.tag != "a":
+                out.extend(t.data for t in inner if isinstance(t, Text) and not _in_link(t, n))
+        if budget <= 0:
+            break
+    return out
+
+
+def _in_link(t: Text, within: Element) -> bool:
+    """``t`` sits in a link inside ``within`` (``within`` itself included)."""
+    for a in t.ancestors():
+        if a.tag == "a":
+            return True
+        if a is within:
+            return False
+    return False
 
 
 def _contact_link(el: Element) -> bool:
@@ -440,10 +513,16 @@ def _hidden_attribute(el: Element) -> bool:
 
 def _aria_hidden_block(el: Element) -> bool:
     """aria-hidden on icons and presentational math duplicates is handled elsewhere; on blocks with text it
-    marks closed dialogs and duplicates that are not shown to readers."""
+    marks closed dialogs and duplicates that are not shown to readers (but see ``PULL_QUOTE_TOKENS``)."""
     if el.get("aria-hidden") != "true" or el.tag in ("svg", "span", "i", "img", "math"):
         return False
     return text_units(el.text()) > 0 and el.find("math") is None
+
+
+# A pull quote repeats a line of the article in large type beside it: sites mark it aria-hidden so that screen
+# readers do not read the line twice, but every sighted reader sees it (a visible pull quote is kept too), so
+# remove_hidden_and_tiny_media keeps one that only that rule would remove.
+PULL_QUOTE_TOKENS = frozenset({"pullquote", "pullquotes"})
 
 
 HIDDEN_RULES: tuple[Rule[Callable[[Element], bool]], ...] = (
@@ -512,6 +591,12 @@ TINY_RULES: tuple[Rule[SizeMatch], ...] = (
 # --- remove_by_pattern: whole-block boilerplate text ----------------------------------------------------
 # Matched against the normalized text of short blocks only (see MAX_PATTERN_BLOCK); a sentence using these
 # words inside a long paragraph is never touched. The whole block must match.
+# One tool of an old news template's tool row (page-tool-label): print, send or e-mail the story, its feed.
+_PAGE_TOOL = (
+    r"(print(er)?[- ]friendly( page| version)?|"
+    r"(send|e-?mail) this( (article|story|page))?( to (a )?friends?)?( by e-?mail)?|"
+    r"e-?mail[- ]a[- ]friend|e-?mail article|subscribe to (the )?rss( feed)?)"
+)
 TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
     Rule(rid, re.compile(p, re.I), reason)
     for rid, p, reason in (
@@ -568,8 +653,8 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
         ("all-rights-reserved", r"^.{0,120}\ball rights reserved\.?$", "copyright line"),
         (
             "advertisement-label",
-            r"^(advertisement|advert|anzeige|publicidad|publicité|sponsored( content)?|"
-            r"story continues below( advertisement)?|ad)$",
+            r"^(advertisement|advert|anzeige|publicidad|publicité|sponsored( content| links)?|"
+            r"story continues below( advertisement)?|ad|advts?\s*:?)$",
             "advertisement label",
         ),
         (
@@ -625,7 +710,9 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
         ),
         (
             "comment-prompt",
-            r"^(leave a (comment|reply)|comments?|\d+ comments?|add a comment|post a comment)$",
+            r"^(leave a (comment|reply)|comments?|\d+ comments?|add a comment|post a comment|"
+            # old news templates' link to their reader comments
+            r"have your say( on this (story|article))?( read comments)?|add your comments?)$",
             "comment prompt",
         ),
         (
@@ -636,7 +723,10 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             r"continue reading (the )?main (story|article|content)|"
             r"(the )?(article|story) continues( below)?|"
             # a text-size control's label beside its (icon) buttons
-            r"(text|font) size)$",
+            r"(text|font) size|"
+            # old news templates' tool rows: "Printer friendly page", "Send this article to Friends by
+            # E-Mail", "Printer-friendly version Email-a-friend Respond"
+            rf"{_PAGE_TOOL}([\s|·•]+({_PAGE_TOOL}|respond))*)$",
             "page tool",
         ),
         ("loading-placeholder", r"^(loading|loading\.\.\.|loading…)$", "loading placeholder"),
@@ -646,12 +736,26 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             "player-status",
             r"^(this (video|clip) is (no longer available|(currently )?(un)?available|not available|"
             r"(playable|not playable))\b.{0,80}|your browser does(n'?t| not) support (the )?(html5 )?"
-            r"(video|audio)\b.{0,40}|(video|clip) (is )?(unavailable|not available))$",
+            r"(video|audio)\b.{0,40}|(video|clip) (is )?(unavailable|not available)|"
+            # a slideshow's or player's fallback where scripts do not run
+            r"this (slideshow|gallery|video|player|content) requires javascript\.?)$",
             "video player status message",
+        ),
+        (
+            # a template's reading-time estimate ("5 min read", "Reading time: 3 minutes", Portuguese
+            # "Tempo de leitura: 1 minuto"): the result carries the reading time
+            "reading-time",
+            r"^((reading time|read time|tempo de leitura|tiempo de lectura|temps de lecture|lesezeit)"
+            r"\s*[:：]?\s*(about |approx\.? |ca\. )?\d{1,3}\s*(min|mins|minutes?|minutos?|minuten)\.?|"
+            r"\d{1,3}\s*(min|mins|minutes?)\.? read)$",
+            "reading time estimate",
         ),
         (
             "interface-label",
             r"^(caption|close|hide caption|toggle caption|expand|enlarge|enlarge this image|show more|"
+            r"view larger( image| photo| picture)?|click (the )?((photo|image|picture) )?to enlarge|"
+            r"image copyright|"
+            r"[‹«<]?\s*back to (the )?(story|article)|"
             r"show less|"
             r"view (the )?(gallery|slideshow|comments)|open gallery|play video|watch video|next|previous|"
             r"prev|"
@@ -660,6 +764,16 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             # the text of a pull quote's decorative quote marks, for screen readers
             r"[“\"]?\s*(start|end) quote)\s*[:»›>]?$",
             "interface label",
+        ),
+        (
+            # A post template's line of tags or categories ("Filed under: Pop, Celebs", "Topics: uber,
+            # libertarians, sharing economy", "Tags: Chicken, slow-cooker"): the label and its terms, no
+            # sentence ("Tags: an old word for labels." ends like one and stays). Not "Keywords:", which
+            # papers print with their abstract.
+            "tag-line",
+            r"^(tags?|tagged( with)?|topics?|filed under|categor(y|ies)|labels?|related topics)\s*[:：]\s*"
+            r"[^.!?:：]{1,200}$",
+            "the post's tags or categories",
         ),
         (
             "media-credit",

@@ -8,6 +8,7 @@ are rule guards, so they live in ``rules.py`` beside the rules they guard; stage
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from .dom import Element
@@ -177,6 +178,19 @@ def match_exact(el: Element) -> Rule[Pred] | None:
 
 
 _PARTIAL_TOKENS = frozenset().union(*(r.match for r in PARTIAL_RULES))
+_ID_WORDS = re.compile(r"[^\W_]+")
+ID_TEXT_MAX_CHARS = 200  # an anchor named after a heading's words: a heading is shorter than this
+
+
+def id_spells_text(el: Element) -> bool:
+    """``el``'s id is its own text's words (``id="Promotion_and_relegation"`` on a wiki section heading, a
+    table of contents' anchor): the id names the words, not a kind of block. At least two words, so a box
+    whose id and label are one word ("promotion") is still named by its id."""
+    words = [w.lower() for w in _ID_WORDS.findall(el.get("id"))]
+    if len(words) < 2:
+        return False
+    text = el.text_start(ID_TEXT_MAX_CHARS + 1)
+    return len(text) <= ID_TEXT_MAX_CHARS and [w.lower() for w in _ID_WORDS.findall(text)] == words
 
 
 def match_partial(el: Element, st: Stat) -> Rule[frozenset[str]] | None:
@@ -185,6 +199,8 @@ def match_partial(el: Element, st: Stat) -> Rule[frozenset[str]] | None:
     if not value:
         return None
     toks = tokens_of(value)
+    if toks & _PARTIAL_TOKENS and id_spells_text(el):
+        toks = tokens_of(el.get("class"))  # a heading's anchor: its id is its words, not a widget's name
     if not toks & _PARTIAL_TOKENS or phrase_in_prose(el):
         return None  # a phrase in a sentence is the sentence's, whatever its class says
     for rule in PARTIAL_RULES:

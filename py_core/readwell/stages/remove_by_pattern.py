@@ -268,6 +268,8 @@ def run(ctx: Context) -> None:
                 m = match_boilerplate(text) if id(el) not in media else None
                 if m and el.tag in HEADINGS and SEE_ALSO_HEADING.match(text):
                     m = None  # the heading of the article's "See also" section, not a prompt
+                if m and m.id == "media-credit" and spec_list_item(el):
+                    m = None  # "Video: 4K at 30 fps" in a product's list of features, not a photo credit
                 if m and _standalone(el):
                     found.append((el, m.id, m.reason))
                     continue
@@ -722,6 +724,25 @@ def _line_of(el: Element, par: Element) -> str:
             found = True
         line.append(c.text() if isinstance(c, Element) else c.data if isinstance(c, Text) else "")
     return normalize_space("".join(line)) if found else ""
+
+
+# One entry of a list of specifications ("Processor: 1.2 GHz", "Graphics: integrated", "Video: 4K"): a
+# "Label: value" line in a list of at least SPEC_LIST_MIN_ITEMS items, two thirds of them "Label: value"
+# lines with different labels (a slideshow's items that each say "Photo: X" are credits).
+_LABEL_VALUE = re.compile(r"^([^:：]{1,40})[:：]\s*\S")
+SPEC_LIST_MIN_ITEMS = 3
+
+
+def spec_list_item(el: Element) -> bool:
+    """``el`` is a ``<li>`` of a list of "Label: value" lines (a product's features, a camera's specs): the
+    media-credit pattern's labels (Video, Graphic, Photo, Image, Source) are spec names there."""
+    if el.tag != "li" or el.parent is None:
+        return False
+    items = [c for c in el.parent.children if isinstance(c, Element) and c.tag == "li"]
+    if len(items) < SPEC_LIST_MIN_ITEMS:
+        return False
+    labels = [m.group(1).strip().lower() for li in items if (m := _LABEL_VALUE.match(li.text_start(80)))]
+    return len(labels) * 3 >= len(items) * 2 and len(set(labels)) * 3 >= len(labels) * 2
 
 
 def _standalone(el: Element, by_line: bool = True) -> bool:

@@ -13,7 +13,7 @@ import re
 
 from ..context import HIDDEN, TINY, Context
 from ..dom import Element
-from ..rules import TINY_RULES, Rule, SizeMatch
+from ..rules import PULL_QUOTE_TOKENS, TINY_RULES, Rule, SizeMatch, tokens_of
 from ..signals import hidden_rule
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
@@ -66,6 +66,12 @@ def run(ctx: Context) -> None:
             if kind == "math":
                 continue
             hidden = hidden_rule(el)
+            if (
+                hidden
+                and hidden.id == "[aria-hidden=true]"
+                and tokens_of(el.get("class")) & PULL_QUOTE_TOKENS
+            ):
+                hidden = None  # shown to every sighted reader; only screen readers skip the repeated line
             if hidden and not (el.tag == "details" or kind):
                 found.append((el, HIDDEN, hidden.id, hidden.reason))
                 continue
