@@ -334,11 +334,23 @@ _VALID_UNPRINTABLE = dict.fromkeys(
 )
 
 
+# The white space ``str.split`` drops that html5lib still reports as invalid: VT, FS to US and NEL (the other
+# white space, from TAB to U+3000, is valid; a test checks every code point).
+_INVALID_SPACE = re.compile("[\x0b\x1c-\x1f\x85]")
+
+
 def no_invalid_codepoints(text: str) -> bool:
     """True when ``text`` holds none of the code points html5lib reports as "invalid-codepoint" (controls,
     surrogates, noncharacters): each of them is unprintable and none is among the characters dropped here,
     so what is left being printable proves there is none (C-speed, where html5lib's check is a regular
-    expression of 40 ranges tried at every character)."""
+    expression of 40 ranges tried at every character).
+
+    First without ``translate``: with a dict table it looks up every character of a non-ASCII text one by
+    one (0.4 ms on a median article, a fifth of bleach's time). Most articles have no unprintable character
+    but white space, so their words joined are printable; then only the invalid white space is left to look
+    for, one search. Anything else unprintable (a soft hyphen, a zero-width space) takes the exact path."""
+    if "".join(text.split()).isprintable():
+        return _INVALID_SPACE.search(text) is None
     return text.translate(_VALID_UNPRINTABLE).isprintable()
 
 

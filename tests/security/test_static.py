@@ -312,12 +312,21 @@ def test_no_invalid_codepoints_is_sound_on_every_code_point() -> None:
     """``sanitize.no_invalid_codepoints`` lets bleach skip its scan: every code point bleach's html5lib
     reports as invalid must make it answer False (alone and inside text), and plain text must pass."""
     from bleach._vendor.html5lib._inputstream import invalid_unicode_re
+    from readwell import sanitize as sanitize_module
     from readwell.sanitize import no_invalid_codepoints
 
     invalid = [chr(cp) for cp in range(0x110000) if invalid_unicode_re.match(chr(cp))]
     assert len(invalid) > 2000  # controls, surrogates and noncharacters
     assert not [c for c in invalid if no_invalid_codepoints(c) or no_invalid_codepoints(f"<p>a{c}b</p>")]
     assert no_invalid_codepoints("<p>a\u00a0b\tc\nd\u200be\u00ad f\r\x0c</p>")
+    # both of its paths: the words-joined shortcut (only white space unprintable) and the exact table
+    assert not [c for c in invalid if no_invalid_codepoints(f"<p>a\n{c} b</p>")]
+    assert not [c for c in invalid if no_invalid_codepoints(f"<p>a\u00ad\n{c} b</p>")]
+    # the shortcut answers as the exact table does, on every code point
+    exact = sanitize_module._VALID_UNPRINTABLE
+    for cp in range(0x110000):
+        text = f"<p>a\n{chr(cp)} b</p>"
+        assert no_invalid_codepoints(text) == text.translate(exact).isprintable(), hex(cp)
 
 
 def test_bleach_parser_matches_stock() -> None:
