@@ -9,6 +9,7 @@ import io
 import json
 from contextlib import redirect_stdout
 from pathlib import Path
+from typing import Any
 
 import fixturelib
 import pytest
@@ -299,13 +300,53 @@ def test_bleach_linear_walker_matches_stock() -> None:
         "<div>" + "<p>a <b>b <i>c</i></b> d</p>" * 300 + "</div><ul>" + "<li>x</li>" * 50 + "</ul>tail"
     )
     stock = bleach_final.__globals__["_StockWalker"]
+    try:
+        for html in htmls:
+            sanitize._CLEANER.walker = sanitize._LinearWalker
+            linear = sanitize.bleach_final(html)
+            sanitize._CLEANER.walker = stock
+            assert sanitize.bleach_final(html) == linear
+    finally:
+        sanitize._CLEANER.walker = sanitize._FastWalker
+
+
+def test_bleach_fast_walker_gives_the_stock_tokens() -> None:
+    """``sanitize._FastWalker`` yields the stock etree walker's tokens (types, names, namespaces, attribute
+    order and values, text splits, comments, tails) on our outputs and on hostile fragments, and bleach's
+    output with it is the stock one."""
+    from readwell import sanitize
+
+    pages = [fx.data for fx in SECURITY_FIXTURES] + [fx.data for fx in fixturelib.all_fixtures()]
+    htmls = [readwell.extract(p, url=article.PAGE_URL).content_html or "" for p in pages]
+    htmls += [
+        "",
+        "  lead text <p> a </p> tail  ",
+        "<!-- c --><p>x<!-- d -->y</p><!-- e -->z",
+        '<p a="1" b c="&amp;">t</p><br><img src=x alt="y">after<hr>',
+        '<math><mi xlink:href="x" xmlns:xlink="http://www.w3.org/1999/xlink">a</mi><mo>+</mo></math> t',
+        "<svg><foreignObject><p>in</p></foreignObject><circle r=1/></svg>",
+        "<table><tr><td>1<td>2</table><b><i>mis</b>nested</i>",
+        "<div>" + "<p>a <b>b <i>c</i></b> d</p>" * 300 + "</div><ul>" + "<li>x</li>" * 50 + "</ul>tail",
+        "<p>\t\n\x0c\r text \n</p>\n\n",
+        "<br>x</br>y<p></p><p/>",
+    ]
+    stock = sanitize._StockWalker
+
+    def stream(walker: Any, dom: Any) -> list[Any]:
+        return [
+            {k: (list(v.items()) if k == "data" and isinstance(v, dict) else v) for k, v in t.items()}
+            for t in walker(dom)
+        ]
+
     for html in htmls:
+        dom = sanitize._CLEANER.parser.parseFragment(html)
+        assert stream(sanitize._FastWalker, dom) == stream(stock, dom), html[:200]
         fast = sanitize.bleach_final(html)
         sanitize._CLEANER.walker = stock
         try:
             assert sanitize.bleach_final(html) == fast
         finally:
-            sanitize._CLEANER.walker = sanitize._LinearWalker
+            sanitize._CLEANER.walker = sanitize._FastWalker
 
 
 def test_no_invalid_codepoints_is_sound_on_every_code_point() -> None:
