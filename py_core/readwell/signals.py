@@ -94,14 +94,22 @@ def is_unlikely(
         return None
     if hidden:
         return hidden
-    role = el.get("role")
-    if el.tag == "dialog" or role in ("dialog", "alertdialog"):
+    attrs = el.attrs
+    role = attrs.get("role", "")
+    if tag == "dialog" or role in ("dialog", "alertdialog"):
         return "dialog"
+    toks = tokens_of(attrs.get("class", "") + " " + attrs.get("id", ""))
+    if (
+        tag not in UNLIKELY_TAGS
+        and tag != "header"
+        and role not in UNLIKELY_ROLES
+        and toks.isdisjoint(UNLIKELY_TOKENS)
+    ):
+        return None  # no reason below can apply (most elements asked): the measures need not be read
     st = stats[el.nid]
     # A wrapper holding most of the page's text, or most of its paragraphs, is never "unlikely" by its name
     # or by being a <form> (ASP.NET wraps whole pages in one form; themes name wrappers "page-header-wrap"
     # or "ad-skin-layer", and a long menu and footer can outweigh the article's text).
-    toks = tokens_of(el.get("class") + " " + el.get("id"))
     most = (body_units and st.units > MOST_OF_PAGE * body_units) or (
         body_paragraphs and st.paragraphs > MOST_OF_PAGE * body_paragraphs
     )
