@@ -173,12 +173,67 @@ def test_text_rule_length_bounds_are_exact() -> None:
     assert rbp._length_bounds(re.compile(r"^a|b$")) == (1, None)
     assert rbp._length_bounds(re.compile(r"^a$", re.MULTILINE)) == (1, None)
     longest = "x" * 119 + " all rights reserved."  # 140 characters, the most the rule can take
-    rule, least, most = next(b for b in rbp._BOUNDED_RULES if b[0].id == "all-rights-reserved")
+    rule, least, most, _ = next(b for b in rbp._BOUNDED_RULES if b[0].id == "all-rights-reserved")
     assert (least, most) == (19, 141)
     assert rbp.match_boilerplate("all rights reserved") is not None  # the shortest text: searched
     assert rbp.match_boilerplate(longest) is rule
     assert rbp.match_boilerplate(longest + "\n") is rule  # "$" before a final newline: still searched
     assert rbp.match_boilerplate("x" + longest) is None
+
+
+def test_text_rule_words_agree_with_their_patterns() -> None:
+    """``match_boilerplate`` skips a rule of TEXT_RULE_WORDS on ASCII blocks without its words: on random
+    blocks made of those words (in mixed case), other rules' openings, prose and the characters
+    case-insensitive matching folds specially, it answers as searching every rule in order does, and the
+    listed rules match often enough that agreement is not vacuous."""
+    import random
+
+    from readwell.stages import remove_by_pattern as rbp
+
+    words = [w for ws in rules.TEXT_RULE_WORDS.values() for w in ws]
+    pieces = [
+        *words,
+        *(w.upper() for w in words),
+        *(w.title() for w in words),
+        "All Rights Reserved.",
+        "Sign up for our newsletter",
+        "Subscribe to the free daily newsletter.",
+        "Join our mailing list",
+        "Register for updates",
+        "Copyright 2009 Example News.",
+        "(c) 2010",
+        "Share this article",
+        "Read more",
+        "rights",
+        "reserved",
+        "sign",
+        "up",
+        "\u017f",  # long s: case-insensitive matching takes it for "s"
+        "\u212a",  # Kelvin sign: for "k"
+        "\u0131",  # dotless i
+        "\u0130",
+        " ",
+        "\n",
+        ".",
+        ". More text",
+        "the garden opens at nine",
+        "2019",
+    ]
+
+    def every_rule(text: str) -> object:
+        n = len(text)
+        if not text or n > rules.MAX_PATTERN_BLOCK:
+            return None
+        return next((r for r in rules.TEXT_RULES if r.match.search(text)), None)
+
+    rng = random.Random(11)
+    listed = 0
+    for _ in range(30_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 6)))
+        expected = every_rule(text)
+        assert rbp.match_boilerplate(text) is expected, text
+        listed += expected is not None and expected.id in rules.TEXT_RULE_WORDS
+    assert listed > 1_000
 
 
 def test_legal_notice_agrees_with_its_pattern() -> None:

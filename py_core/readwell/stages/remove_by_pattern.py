@@ -21,6 +21,7 @@ from ..rules import (
     MAX_PATTERN_BLOCK,
     SEE_ALSO_HEADING,
     TEASER_HEADING,
+    TEXT_RULE_WORDS,
     TEXT_RULES,
     Rule,
     legal_notice,
@@ -97,23 +98,26 @@ def _length_bounds(pattern: re.Pattern[str]) -> tuple[int, int | None]:
         return 0, None
 
 
-# Each text rule with the shortest and longest block it can match (None: no upper bound), computed once.
-_BOUNDED_RULES = tuple((r, *_length_bounds(r.match)) for r in TEXT_RULES)
+# Each text rule with the shortest and longest block it can match (None: no upper bound), computed once,
+# and the words it cannot match an ASCII block without (``TEXT_RULE_WORDS``; empty: no such list).
+_BOUNDED_RULES = tuple((r, *_length_bounds(r.match), TEXT_RULE_WORDS.get(r.id, ())) for r in TEXT_RULES)
 
 
 def match_boilerplate(text: str) -> Rule[re.Pattern[str]] | None:
-    """The first text rule covering the whole of a short block's text."""
+    """The first text rule covering the whole of a short block's text. A rule is searched only on blocks
+    within its length bounds and, for an ASCII block, holding one of its words (``TEXT_RULE_WORDS``)."""
     n = len(text)
     if not text or n > MAX_PATTERN_BLOCK:
         return None
-    return next(
-        (
-            r
-            for r, least, most in _BOUNDED_RULES
-            if least <= n and (most is None or n <= most) and r.match.search(text)
-        ),
-        None,
-    )
+    low = text.lower() if text.isascii() else None
+    for r, least, most, words in _BOUNDED_RULES:
+        if least > n or (most is not None and n > most):
+            continue
+        if words and low is not None and not any(w in low for w in words):
+            continue
+        if r.match.search(text):
+            return r
+    return None
 
 
 _NAME_JOINERS = frozenset(
