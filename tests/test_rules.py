@@ -236,6 +236,35 @@ def test_text_rule_words_agree_with_their_patterns() -> None:
     assert listed > 1_000
 
 
+def test_thread_heading_start_is_implied_by_thread_heading() -> None:
+    """Every text THREAD_HEADING matches starts as THREAD_HEADING_START says (remove_by_selector decides on
+    that start alone): on every code point before each alternative's continuation, and on random headings
+    made of the pattern's words, digits and the characters case-insensitive matching folds specially."""
+    import random
+
+    tails = ["omments", "0 comments", " comments", "o comments", "ne reply", "eave a reply", "ost a comment"]
+    for cp in range(0x110000):
+        for tail in tails:
+            text = chr(cp) + tail
+            if rules.THREAD_HEADING.match(text):
+                assert rules.THREAD_HEADING_START.match(text), hex(cp)
+    pieces = [
+        "12", "no", "one", "two", "three", "reader", "user", "your", "comments", "comment", "response",
+        "replies", "thoughts", "on", "to", "leave a", "reply", "post a", "add", "a", "your", "have your say",
+        "join the discussion", "are closed", "(3)", "\u017f", "\u212a", "\u0131", "\u0130", "\u0663",
+        " ", ":",
+    ]  # fmt: skip
+    rng = random.Random(11)
+    matched = 0
+    for _ in range(30_000):
+        parts = [rng.choice(pieces) for _ in range(rng.randint(1, 6))]
+        text = (rng.choice(["", " "])).join(parts)
+        if rules.THREAD_HEADING.match(text):
+            matched += 1
+            assert rules.THREAD_HEADING_START.match(text), text
+    assert matched > 500
+
+
 def test_legal_notice_agrees_with_its_pattern() -> None:
     """``rules.legal_notice`` skips the pattern for ASCII texts without any of LEGAL_NOTICE_WORDS: on random
     texts made of the pattern's words (in mixed case), notices, prose and the characters case-insensitive

@@ -978,6 +978,16 @@ THREAD_HEADING = re.compile(
     r"have your say|join the discussion)$",
     re.I,
 )
+# How a THREAD_HEADING match starts (each alternative's first word, or a digit): a text that does not start so
+# cannot match it, so remove_by_selector decides most blocks from their first characters (``text_start``)
+# instead of joining their whole text. The same flags: the same case folding. A test checks it on every
+# code point and on random headings.
+THREAD_HEADING_START = re.compile(
+    r"^(\d|no\s|one\s|two\s|three\s|reader |user |your |comments|leave a |post a comment|"
+    r"add (a|your) comment|have your say|join the discussion)",
+    re.I,
+)
+THREAD_HEADING_START_CHARS = 40  # characters read: the longest start above (19) after up to 21 stripped
 # A bare "Comments" is also a section of a style guide ("## Comments" about code comments): such a heading,
 # like an id or anchor name "comments", opens a thread only with evidence of one after it.
 THREAD_HEADING_BARE = re.compile(r"^comments$", re.I)

@@ -56,6 +56,8 @@ def word_count(s: str) -> int:
     if s.isascii():  # no CJK; the \w+ runs are the words left when every other character is a space
         return len(s.translate(_ASCII_NON_WORD).split())
     cjk = len(_CJK.findall(s))
+    if not cjk:  # (most non-ASCII texts: curly quotes and dashes) nothing to blank out first
+        return len(_WORD.findall(s))
     return len(_WORD.findall(_CJK.sub(" ", s))) + cjk
 
 

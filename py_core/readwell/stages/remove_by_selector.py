@@ -17,6 +17,8 @@ from ..rules import (
     THREAD_AUTHOR_LINE,
     THREAD_HEADING,
     THREAD_HEADING_BARE,
+    THREAD_HEADING_START,
+    THREAD_HEADING_START_CHARS,
     THREAD_ITEM_TOKENS,
     THREAD_NAME_TOKENS,
     bio_headed,
@@ -96,8 +98,11 @@ def _link_units(el: Element) -> int:
     return sum(text_units(a.text()) for a in el.iter() if a.tag == "a" and a.get("href"))
 
 
+_HEADING_STRIP = " :»›"
+
+
 def _heading_text(el: Element) -> str:
-    return normalize_space(el.text()).strip(" :»›")
+    return normalize_space(el.text()).strip(_HEADING_STRIP)
 
 
 def thread_start(el: Element) -> str | None:
@@ -109,6 +114,12 @@ def thread_start(el: Element) -> str | None:
     if not (el.get("id") or el.get("name")):
         # unnamed: only a heading saying so can start a thread (decided before the link counts)
         if el.tag not in _THREAD_HEADING_TAGS:
+            return None
+        # its first characters first: a paragraph or a wrapper's whole text is not joined to learn that it
+        # does not start like a thread heading (the heading's own leading " :»›" are stripped as below)
+        start = el.text_start(THREAD_HEADING_START_CHARS)
+        lead = start.lstrip(_HEADING_STRIP)
+        if len(start) - len(lead) <= THREAD_HEADING_START_CHARS - 19 and not THREAD_HEADING_START.match(lead):
             return None
         heading = _heading_text(el)
         if not THREAD_HEADING.match(heading):
