@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from ..context import TEXT, Context
 from ..dom import NON_TEXT, Element, Node, Text, nodes_after, normalize_space
@@ -17,6 +18,7 @@ from ..metadata import normalize_date
 from ..metadata.body import body_byline
 from ..rules import (
     BYLINE_TEXT,
+    FOLD_SPECIALS,
     INLINE_TAGS,
     MAX_PATTERN_BLOCK,
     SEE_ALSO_HEADING,
@@ -98,23 +100,118 @@ def _length_bounds(pattern: re.Pattern[str]) -> tuple[int, int | None]:
         return 0, None
 
 
-# Each text rule with the shortest and longest block it can match (None: no upper bound), computed once,
-# and the words it cannot match an ASCII block without (``TEXT_RULE_WORDS``; empty: no such list).
+def _first_chars(pattern: re.Pattern[str]) -> frozenset[str] | None:
+    """The lower-case ASCII characters a match of ``pattern`` can start with, or None when that is not
+    known (any character, a non-ASCII or specially folded letter, a construct not read here). Read from the
+    standard library's own parser like ``_length_bounds``: the first item that must match a character
+    decides (zero-width anchors and lookarounds are passed over, optional items add their characters and
+    the next item's). Under re.I an ASCII character matches an ASCII literal only in either case, so a
+    block whose first character, lower-cased, is not in the set cannot match."""
+    try:
+        from re import _parser  # type: ignore[attr-defined]
+
+        def seq(items: Any) -> tuple[set[str] | None, bool]:
+            out: set[str] = set()
+            for op, av in items:
+                got, empty = item(op, av)
+                if got is None:
+                    return None, False
+                out |= got
+                if not empty:
+                    return out, False
+            return out, True
+
+        def chars(codes: list[int]) -> set[str] | None:
+            found = {chr(c) for c in codes}
+            if not FOLD_SPECIALS.isdisjoint(found):
+                return None  # a letter re.I matches to an ASCII one: not read here
+            # (other non-ASCII characters match no ASCII character, even under re.I: a block starting
+            # with one tries every rule anyway)
+            return {c.lower() for c in found if c.isascii()}
+
+        ascii_chars = [chr(c) for c in range(128)]
+        categories = {  # the ASCII characters each category matches (re's \d, \s, \w on str patterns)
+            _parser.CATEGORY_DIGIT: [c for c in ascii_chars if c.isdigit()],
+            _parser.CATEGORY_SPACE: [c for c in ascii_chars if c.isspace()],
+            _parser.CATEGORY_WORD: [c for c in ascii_chars if c.isalnum() or c == "_"],
+        }
+
+        def item(op: Any, av: Any) -> tuple[set[str] | None, bool]:
+            if op is _parser.AT or op in (_parser.ASSERT, _parser.ASSERT_NOT):
+                return set(), True  # zero-width
+            if op is _parser.LITERAL:
+                return chars([av]), False
+            if op is _parser.IN:
+                codes: list[int] = []
+                for kind, value in av:
+                    if kind is _parser.LITERAL:
+                        codes.append(value)
+                    elif kind is _parser.RANGE and value[1] - value[0] < 256:
+                        codes.extend(range(value[0], value[1] + 1))
+                    elif kind is _parser.CATEGORY and value in categories:
+                        codes.extend(map(ord, categories[value]))
+                    else:
+                        return None, False  # a category or a negated set: any character
+                return chars(codes), False
+            if op is _parser.BRANCH:
+                out: set[str] = set()
+                empty = False
+                for branch in av[1]:
+                    got, e = seq(branch)
+                    if got is None:
+                        return None, False
+                    out |= got
+                    empty = empty or e
+                return out, empty
+            if op is _parser.SUBPATTERN:
+                if av[1] or av[2]:
+                    return None, False  # flags changed inside
+                return seq(av[3])
+            if op in (_parser.MAX_REPEAT, _parser.MIN_REPEAT):
+                got, e = seq(av[2])
+                return got, (av[0] == 0 or e) if got is not None else False
+            return None, False
+
+        first, empty = seq(_parser.parse(pattern.pattern, pattern.flags))
+        return None if first is None or empty else frozenset(first)
+    except Exception:  # noqa: BLE001 - an optimisation only: every rule is searched
+        return None
+
+
+# Each text rule with the shortest and longest block it can match (None: no upper bound) and the words it
+# cannot match a block without (``TEXT_RULE_WORDS``), computed once; and for each ASCII first character of a
+# block (lower-cased), the rules a block starting so can match, in rule order (``_first_chars``).
 _BOUNDED_RULES = tuple((r, *_length_bounds(r.match), TEXT_RULE_WORDS.get(r.id, ())) for r in TEXT_RULES)
+_FIRSTS = [_first_chars(r.match) for r in TEXT_RULES]
+_RULES_BY_FIRST = {
+    chr(c): tuple(
+        b for b, first in zip(_BOUNDED_RULES, _FIRSTS, strict=True) if first is None or chr(c) in first
+    )
+    for c in range(128)
+    if not chr(c).isupper()
+}
+_FOLD_SPECIAL = re.compile("[" + "".join(sorted(FOLD_SPECIALS)) + "]")
 
 
 def match_boilerplate(text: str) -> Rule[re.Pattern[str]] | None:
-    """The first text rule covering the whole of a short block's text. A rule is searched only on blocks
-    within its length bounds and, for an ASCII block, holding one of its words (``TEXT_RULE_WORDS``)."""
+    """The first text rule covering the whole of a short block's text. Only the rules a block starting with
+    its first character can match are tried (``_RULES_BY_FIRST``; a non-ASCII first character: all), each
+    only on blocks within its length bounds and, when the block has none of FOLD_SPECIALS, holding one of
+    its words (``TEXT_RULE_WORDS``)."""
     n = len(text)
     if not text or n > MAX_PATTERN_BLOCK:
         return None
-    low = text.lower() if text.isascii() else None
-    for r, least, most, words in _BOUNDED_RULES:
+    first = text[0]
+    rules = _RULES_BY_FIRST.get(first.lower(), _BOUNDED_RULES) if first.isascii() else _BOUNDED_RULES
+    low: str | None = None  # the lower-cased block, made once a rule has words; "": not usable (see above)
+    for r, least, most, words in rules:
         if least > n or (most is not None and n > most):
             continue
-        if words and low is not None and not any(w in low for w in words):
-            continue
+        if words:
+            if low is None:
+                low = text.lower() if text.isascii() or _FOLD_SPECIAL.search(text) is None else ""
+            if low and not any(w in low for w in words):
+                continue
         if r.match.search(text):
             return r
     return None
