@@ -328,11 +328,13 @@ def run(ctx: Context) -> None:
     byline = ctx.meta.byline
     seen: dict[str, Element] = {}
     media, imgs, breakers = _below(root)
+    # (children are entered only below unprotected elements: each is asked about itself, the root once)
+    above = ctx.is_protected(root, except_kinds=FIGURE)
     stack = [c for c in root.children if isinstance(c, Element)]
     stack.reverse()
     while stack:
         el = stack.pop()
-        if ctx.is_protected(el, except_kinds=FIGURE) or el.tag in ("h1",):
+        if above or ctx.protects(el, except_kinds=FIGURE) or el.tag in ("h1",):
             continue
         if el.tag == "p" and all_caps_link_line(el):
             found.append(

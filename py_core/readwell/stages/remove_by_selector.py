@@ -50,11 +50,13 @@ def run(ctx: Context) -> None:
     found: list[tuple[Element, str, str, str]] = []
     root_units = stats[root.nid].units
     title = normalize_space(ctx.meta.title or "").lower()
+    # (children are entered only below unprotected elements: each is asked about itself, the root once)
+    above = ctx.is_protected(root)
     stack = [c for c in root.children if isinstance(c, Element)]
     stack.reverse()
     while stack:
         el = stack.pop()
-        if ctx.is_protected(el):
+        if above or ctx.protects(el):
             continue
         toks = tokens_of(el.get("class") + " " + el.get("id"))
         most = el.nid in ctx.core or (root_units and stats[el.nid].units > MOST_OF_ROOT_NAMED * root_units)
