@@ -42,16 +42,19 @@ SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "head", "svg",
 
 def class_weight(el: Element) -> int:
     """+25 for article-ish class/id tokens, -25 for boilerplate ones (Readability's weights)."""
+    attrs = el.attrs
+    if not attrs:
+        return 0  # (asked of every candidate scoring makes)
     w = 0
-    for value in (el.get("class"), el.get("id")):
+    for value in (attrs.get("class"), attrs.get("id")):
         if not value:
             continue
         toks = tokens_of(value)
-        if toks & NEGATIVE_TOKENS:
+        if not toks.isdisjoint(NEGATIVE_TOKENS):
             w -= CLASS_WEIGHT
-        if toks & POSITIVE_TOKENS:
+        if not toks.isdisjoint(POSITIVE_TOKENS):
             w += CLASS_WEIGHT
-    if el.get("itemprop") == "articleBody":
+    if attrs.get("itemprop") == "articleBody":
         w += ARTICLE_BODY_WEIGHT
     return w
 
@@ -171,7 +174,10 @@ _PARTIAL_TOKENS = frozenset().union(*(r.match for r in PARTIAL_RULES))
 
 def match_partial(el: Element, st: Stat) -> Rule[frozenset[str]] | None:
     """The first class/id token rule matching ``el`` whose guard does not spare it."""
-    value = f"{el.get('class')} {el.get('id')}".strip()
+    attrs = el.attrs
+    if not attrs:
+        return None  # no class or id (most elements asked)
+    value = f"{attrs.get('class', '')} {attrs.get('id', '')}".strip()
     if not value:
         return None
     toks = tokens_of(value)
