@@ -79,7 +79,7 @@ def test_start_test_accepts_every_match(name: str, pattern: re.Pattern[str], sea
 def test_start_test_rules_out_prose() -> None:
     """What the test is for: prose starts are ruled out by most rules, boilerplate starts are not."""
     prose = "The river survey counted insects in every riffle along the valley."
-    kept = [r.id for r, _, _, test in rbp._BOUNDED_RULES if may_match(test, prose[:START_CHARS])]
+    kept = [r.id for r, _, _, test, _ in rbp._BOUNDED_RULES if may_match(test, prose[:START_CHARS])]
     assert len(kept) <= 4 and "share-prompt" not in kept
     assert not may_match(start_test(THREAD_HEADING), "The ")
     assert may_match(start_test(THREAD_HEADING), "12 c")

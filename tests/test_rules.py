@@ -175,12 +175,74 @@ def test_text_rule_length_bounds_are_exact() -> None:
     assert rbp._length_bounds(re.compile(r"^a|b$")) == (1, None)
     assert rbp._length_bounds(re.compile(r"^a$", re.MULTILINE)) == (1, None)
     longest = "x" * 119 + " all rights reserved."  # 140 characters, the most the rule can take
-    rule, least, most, _ = next(b for b in rbp._BOUNDED_RULES if b[0].id == "all-rights-reserved")
+    rule, least, most, _, _ = next(b for b in rbp._BOUNDED_RULES if b[0].id == "all-rights-reserved")
     assert (least, most) == (19, 141)
     assert rbp.match_boilerplate("all rights reserved") is not None  # the shortest text: searched
     assert rbp.match_boilerplate(longest) is rule
     assert rbp.match_boilerplate(longest + "\n") is rule  # "$" before a final newline: still searched
     assert rbp.match_boilerplate("x" + longest) is None
+
+
+def test_text_rule_dispatch_and_words_agree_with_the_patterns() -> None:
+    """``match_boilerplate`` tries only the rules a block's start allows (``pattern_start``) and skips a rule
+    of TEXT_RULE_WORDS on blocks without its words: on random blocks made of an opening of
+    every rule (in mixed case), the words, prose and the characters case-insensitive matching folds
+    specially, it answers as searching every rule in order does, and every rule matches some blocks."""
+    import random
+
+    from readwell.stages import remove_by_pattern as rbp
+
+    words = [w for ws in rules.TEXT_RULE_WORDS.values() for w in ws]
+    openings = [
+        "Share this article", "SHARE on Twitter", "Teilen: x", "Sign up for our newsletter",
+        "Subscribe to the free daily newsletter.", "Join our mailing list", "Register for updates",
+        "To get the newsletter delivered to your inbox", "Read more", "More from Example", "Popular",
+        "You may also like", "Click here to subscribe", "Follow us on X", "Copyright 2009 Example News.",
+        "(c) 2010 Example", "\u00a9 Example", "All Rights Reserved.", "Example Media. All rights reserved",
+        "Advertisement", "Sponsored content", "Ad", "Also on example.org: a story", "Also read: x",
+        "Related stories", "Listen", "See more", "Don't miss: x", "Watch", "Like this story? Share it",
+        "If you liked this article, please share", "Previous article: x", "Next post \u00bb x",
+        "\u00ab x | Main | x", "Leggi anche: x", "\u00c0 lire aussi : x", "Mehr zum Thema",
+        "Have a tip? Email us", "Write to the editor", "Reach the reporter at x", "Contact the writers",
+        "Follow @example on Twitter", "Follow the team on Instagram", "Subscribe to our podcast",
+        "Join the club today", "Citation: x", "Disclaimer: x", "This article may not be republished",
+        "Leave a comment", "3 comments", "Comments", "Skip to content", "Back to top", "Print this article",
+        "Loading...", "Loading\u2026", "This video is no longer available", "Caption", "Close",
+        "Show more", "View the gallery", "Next", "Tags:", "\u201cEnd quote", "\"start quote",
+        "Photo: Example Agency", "(Image credit: x)", "Source: x", "Credit: x", "Image 3 of 12", "3/12",
+        " 4 of 9", "Photo 1 de 5", "Posted on 3 May 2019", "Updated at 10:45, 2019", "Last updated 2019",
+        "This entry was posted in News and tagged x", "Trackbacks (3)", "Trackback URL for this entry:",
+        "The URI to TrackBack this entry is:", "Trackbacks are closed",
+        "This article was originally published in 2019", "Published 2019", "5 min read",
+        "Reading time: 3 minutes",
+        "\u017fhare this", "\u017fign up for the newsletter", "all r\u0131ghts reserved",
+        "all r\u0130ghts reserved", "trac\u212abacks are closed",
+    ]  # fmt: skip
+    pieces = [
+        *words,
+        *(w.upper() for w in words),
+        *openings,
+        *(o.upper() for o in openings),
+        *(o.lower() for o in openings),
+        "\u017f", "\u212a", "\u0131", "\u0130", "\u2019", "\u00e9", " ", "\n", ".", ": ", "(",
+        ". More text", "the garden opens at nine", "2019",
+    ]  # fmt: skip
+
+    def every_rule(text: str) -> object:
+        n = len(text)
+        if not text or n > rules.MAX_PATTERN_BLOCK:
+            return None
+        return next((r for r in rules.TEXT_RULES if r.match.search(text)), None)
+
+    rng = random.Random(11)
+    seen: set[str] = set()
+    for _ in range(60_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 4)))
+        expected = every_rule(text)
+        assert rbp.match_boilerplate(text) is expected, text
+        if expected is not None:
+            seen.add(expected.id)
+    assert seen == {r.id for r in rules.TEXT_RULES}
 
 
 def test_legal_notice_agrees_with_its_pattern() -> None:

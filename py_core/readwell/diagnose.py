@@ -8,6 +8,7 @@ rendering are checked last the same way.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from .context import Context, Options
@@ -43,6 +44,7 @@ def why_missing(doc: Document, opts: Options, text: str) -> dict[str, Any]:
             "text": text,
             "message": "the text is not in the parsed page (it may be added by scripts, or spelled differently)",
         }
+    opts = dataclasses.replace(opts, debug=True)  # the blamed entry shows its text and path (``_entry``)
     result = extract_document(doc, opts)
     if needle in _norm(result.text or ""):
         return {"status": "present", "text": text, "message": "the text is in the extracted article"}

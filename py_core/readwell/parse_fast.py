@@ -321,11 +321,12 @@ def _build_traversed(tree: LexborHTMLParser, internal: bool = True) -> Document 
         attrs: dict[str, str]
         if mode == _KIDS_HTML and tag != "svg" and tag != "math":
             ns = HTML_NS
-            raw = src.attributes  # a fresh dict: ``_attrs`` for an HTML element, inline
-            if None in raw.values():
-                attrs = {k: ("" if v is None else v) for k, v in raw.items()}
-            else:
-                attrs = cast(dict[str, str], raw)
+            # a fresh dict: ``_attrs`` for an HTML element, inline (no ``typing.cast`` here: a call and a
+            # ``dict[str, str]`` made per element, 0.4 us each, ~0.25 ms of a median page); its values are
+            # str once None is replaced
+            attrs = src.attributes  # type: ignore[assignment]
+            if None in attrs.values():
+                attrs = {k: ("" if v is None else v) for k, v in attrs.items()}
             if internal and attrs:
                 attrs = drop_internal_attrs(attrs)
             kids_mode = _KIDS_HTML

@@ -56,9 +56,16 @@ def readerable_of(
     stack: list[Element] = [body]
     while stack:
         el = stack.pop()
-        if el.tag in SKIP_TAGS or el.tag in UNLIKELY_TAGS:
+        tag = el.tag
+        if tag in SKIP_TAGS or tag in UNLIKELY_TAGS:
             continue
-        if el is not body and is_unlikely(el, stats, body_units):
+        # (``is_unlikely`` answers None for an element without attributes or layout that is not a <header>:
+        # most elements, not asked)
+        if (
+            el is not body
+            and (el.attrs or el.layout is not None or tag == "header")
+            and is_unlikely(el, stats, body_units)
+        ):
             continue
         if el.tag in BLOCKS and _is_text_block(el):
             st = stats[el.nid]

@@ -101,15 +101,13 @@ class Markdown:
     def inline(self, node: Element | Text) -> str:
         if isinstance(node, Text):
             return self.escape(collapse_space(node.data))
-        if not node.attrs:  # (no data-* mark below: the tag's handler)
-            handler = self._inline.get(node.tag)
-            return handler(node) if handler is not None else self.inner(node)
-        if node.get("data-tex"):
-            return self.math(node.get("data-tex"), node.get("data-display") == "block")
-        if node.get("data-embed") == "video":
-            return self.video_link(node)
-        if node.get("data-footnote-ref"):
-            return self.footnote_ref(_LABEL_JUNK.sub("", node.get("data-footnote-ref")) or "1")
+        if node.attrs:  # (most sanitized elements have none: the three marks below are attributes)
+            if node.get("data-tex"):
+                return self.math(node.get("data-tex"), node.get("data-display") == "block")
+            if node.get("data-embed") == "video":
+                return self.video_link(node)
+            if node.get("data-footnote-ref"):
+                return self.footnote_ref(_LABEL_JUNK.sub("", node.get("data-footnote-ref")) or "1")
         handler = self._inline.get(node.tag)
         return handler(node) if handler is not None else self.inner(node)
 
@@ -209,14 +207,12 @@ class Markdown:
         return [self.paragraph(text)] if text else []
 
     def block(self, el: Element) -> list[str]:
-        if not el.attrs:  # (no data-* mark to look for: the tag's handler)
-            handler = self._blocks.get(el.tag)
-            return handler(el) if handler is not None else self.blocks(el)
-        if el.get("data-display") == "block" and el.get("data-tex"):
-            return [self.math_block(el.get("data-tex"))]
-        if el.get("data-embed") == "video":
-            text = self.video_link(el)
-            return [text] if text else []
+        if el.attrs:  # (most sanitized elements have none: the two marks below are attributes)
+            if el.get("data-display") == "block" and el.get("data-tex"):
+                return [self.math_block(el.get("data-tex"))]
+            if el.get("data-embed") == "video":
+                text = self.video_link(el)
+                return [text] if text else []
         handler = self._blocks.get(el.tag)
         return handler(el) if handler is not None else self.blocks(el)
 
@@ -480,7 +476,7 @@ def _runs(el: Element) -> Iterator[list[Element | Text] | Element]:
         if isinstance(c, Text) or (
             isinstance(c, Element)
             and c.tag not in BLOCK
-            and c.get("data-display") != "block"
+            and c.attrs.get("data-display") != "block"
             and not _wraps_blocks(c)
         ):
             run.append(c)

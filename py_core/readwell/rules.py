@@ -817,6 +817,17 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
         ),
     )
 )
+# Words a text rule cannot match a block without (one of them, in lower case), so remove_by_pattern can skip
+# the pattern without running it. Why it is exact: the words are ASCII, and under re.I an ASCII letter
+# matches only its two cases and four special letters (FOLD_SPECIALS: dotted and dotless i, long s, Kelvin
+# sign), so in a block without those the lower-cased text holds the word wherever the pattern matches it.
+# Listed only for a rule whose first character can be anything (remove_by_pattern dispatches the others on
+# the block's first character) and whose pattern is costly: a ``.{0,120}`` prefix tried at every length. A
+# test checks the list against its rule on random blocks.
+TEXT_RULE_WORDS: dict[str, tuple[str, ...]] = {
+    "all-rights-reserved": ("all rights reserved",),
+}
+FOLD_SPECIALS = frozenset("\u0130\u0131\u017f\u212a")  # what re.I also matches to an ASCII letter
 # A site's legal notice ending the article (remove_by_pattern.remove_closing_notice): a copyright line, an
 # "All rights reserved" line, the wire services' "may not be published, broadcast, rewritten or
 # redistributed", a trade mark notice, the terms-of-use reminder. Matched against one line (up to <br> or a

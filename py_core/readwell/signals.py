@@ -45,16 +45,19 @@ SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "head", "svg",
 
 def class_weight(el: Element) -> int:
     """+25 for article-ish class/id tokens, -25 for boilerplate ones (Readability's weights)."""
+    attrs = el.attrs
+    if not attrs:
+        return 0  # (asked of every candidate scoring makes)
     w = 0
-    for value in (el.get("class"), el.get("id")):
+    for value in (attrs.get("class"), attrs.get("id")):
         if not value:
             continue
         toks = tokens_of(value)
-        if toks & NEGATIVE_TOKENS:
+        if not toks.isdisjoint(NEGATIVE_TOKENS):
             w -= CLASS_WEIGHT
-        if toks & POSITIVE_TOKENS:
+        if not toks.isdisjoint(POSITIVE_TOKENS):
             w += CLASS_WEIGHT
-    if el.get("itemprop") == "articleBody":
+    if attrs.get("itemprop") == "articleBody":
         w += ARTICLE_BODY_WEIGHT
     return w
 
@@ -97,14 +100,22 @@ def is_unlikely(
         return None
     if hidden:
         return hidden
-    role = el.get("role")
-    if el.tag == "dialog" or role in ("dialog", "alertdialog"):
+    attrs = el.attrs
+    role = attrs.get("role", "")
+    if tag == "dialog" or role in ("dialog", "alertdialog"):
         return "dialog"
+    toks = tokens_of(attrs.get("class", "") + " " + attrs.get("id", ""))
+    if (
+        tag not in UNLIKELY_TAGS
+        and tag != "header"
+        and role not in UNLIKELY_ROLES
+        and toks.isdisjoint(UNLIKELY_TOKENS)
+    ):
+        return None  # no reason below can apply (most elements asked): the measures need not be read
     st = stats[el.nid]
     # A wrapper holding most of the page's text, or most of its paragraphs, is never "unlikely" by its name
     # or by being a <form> (ASP.NET wraps whole pages in one form; themes name wrappers "page-header-wrap"
     # or "ad-skin-layer", and a long menu and footer can outweigh the article's text).
-    toks = tokens_of(el.get("class") + " " + el.get("id"))
     most = (body_units and st.units > MOST_OF_PAGE * body_units) or (
         body_paragraphs and st.paragraphs > MOST_OF_PAGE * body_paragraphs
     )
@@ -195,7 +206,10 @@ def id_spells_text(el: Element) -> bool:
 
 def match_partial(el: Element, st: Stat) -> Rule[frozenset[str]] | None:
     """The first class/id token rule matching ``el`` whose guard does not spare it."""
-    value = f"{el.get('class')} {el.get('id')}".strip()
+    attrs = el.attrs
+    if not attrs:
+        return None  # no class or id (most elements asked)
+    value = f"{attrs.get('class', '')} {attrs.get('id', '')}".strip()
     if not value:
         return None
     toks = tokens_of(value)

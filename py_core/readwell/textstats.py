@@ -65,6 +65,8 @@ def word_count(s: str) -> int:
         marks = s.encode("ascii").translate(_ASCII_WORD_MARKS)
         return marks.count(b" a") + marks.startswith(b"a")
     cjk = len(_CJK.findall(s))
+    if not cjk:  # (most non-ASCII texts: curly quotes and dashes) nothing to blank out first
+        return len(_WORD.findall(s))
     return len(_WORD.findall(_CJK.sub(" ", s))) + cjk
 
 

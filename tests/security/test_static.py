@@ -9,6 +9,7 @@ import io
 import json
 from contextlib import redirect_stdout
 from pathlib import Path
+from typing import Any
 
 import fixturelib
 import pytest
@@ -299,25 +300,74 @@ def test_bleach_linear_walker_matches_stock() -> None:
         "<div>" + "<p>a <b>b <i>c</i></b> d</p>" * 300 + "</div><ul>" + "<li>x</li>" * 50 + "</ul>tail"
     )
     stock = bleach_final.__globals__["_StockWalker"]
+    try:
+        for html in htmls:
+            sanitize._CLEANER.walker = sanitize._LinearWalker
+            linear = sanitize.bleach_final(html)
+            sanitize._CLEANER.walker = stock
+            assert sanitize.bleach_final(html) == linear
+    finally:
+        sanitize._CLEANER.walker = sanitize._FastWalker
+
+
+def test_bleach_fast_walker_gives_the_stock_tokens() -> None:
+    """``sanitize._FastWalker`` yields the stock etree walker's tokens (types, names, namespaces, attribute
+    order and values, text splits, comments, tails) on our outputs and on hostile fragments, and bleach's
+    output with it is the stock one."""
+    from readwell import sanitize
+
+    pages = [fx.data for fx in SECURITY_FIXTURES] + [fx.data for fx in fixturelib.all_fixtures()]
+    htmls = [readwell.extract(p, url=article.PAGE_URL).content_html or "" for p in pages]
+    htmls += [
+        "",
+        "  lead text <p> a </p> tail  ",
+        "<!-- c --><p>x<!-- d -->y</p><!-- e -->z",
+        '<p a="1" b c="&amp;">t</p><br><img src=x alt="y">after<hr>',
+        '<math><mi xlink:href="x" xmlns:xlink="http://www.w3.org/1999/xlink">a</mi><mo>+</mo></math> t',
+        "<svg><foreignObject><p>in</p></foreignObject><circle r=1/></svg>",
+        "<table><tr><td>1<td>2</table><b><i>mis</b>nested</i>",
+        "<div>" + "<p>a <b>b <i>c</i></b> d</p>" * 300 + "</div><ul>" + "<li>x</li>" * 50 + "</ul>tail",
+        "<p>\t\n\x0c\r text \n</p>\n\n",
+        "<br>x</br>y<p></p><p/>",
+    ]
+    stock = sanitize._StockWalker
+
+    def stream(walker: Any, dom: Any) -> list[Any]:
+        return [
+            {k: (list(v.items()) if k == "data" and isinstance(v, dict) else v) for k, v in t.items()}
+            for t in walker(dom)
+        ]
+
     for html in htmls:
+        dom = sanitize._CLEANER.parser.parseFragment(html)
+        assert stream(sanitize._FastWalker, dom) == stream(stock, dom), html[:200]
         fast = sanitize.bleach_final(html)
         sanitize._CLEANER.walker = stock
         try:
             assert sanitize.bleach_final(html) == fast
         finally:
-            sanitize._CLEANER.walker = sanitize._LinearWalker
+            sanitize._CLEANER.walker = sanitize._FastWalker
 
 
 def test_no_invalid_codepoints_is_sound_on_every_code_point() -> None:
     """``sanitize.no_invalid_codepoints`` lets bleach skip its scan: every code point bleach's html5lib
     reports as invalid must make it answer False (alone and inside text), and plain text must pass."""
     from bleach._vendor.html5lib._inputstream import invalid_unicode_re
+    from readwell import sanitize as sanitize_module
     from readwell.sanitize import no_invalid_codepoints
 
     invalid = [chr(cp) for cp in range(0x110000) if invalid_unicode_re.match(chr(cp))]
     assert len(invalid) > 2000  # controls, surrogates and noncharacters
     assert not [c for c in invalid if no_invalid_codepoints(c) or no_invalid_codepoints(f"<p>a{c}b</p>")]
     assert no_invalid_codepoints("<p>a\u00a0b\tc\nd\u200be\u00ad f\r\x0c</p>")
+    # both of its paths: the words-joined shortcut (only white space unprintable) and the exact table
+    assert not [c for c in invalid if no_invalid_codepoints(f"<p>a\n{c} b</p>")]
+    assert not [c for c in invalid if no_invalid_codepoints(f"<p>a\u00ad\n{c} b</p>")]
+    # the shortcut answers as the exact table does, on every code point
+    exact = sanitize_module._VALID_UNPRINTABLE
+    for cp in range(0x110000):
+        text = f"<p>a\n{chr(cp)} b</p>"
+        assert no_invalid_codepoints(text) == text.translate(exact).isprintable(), hex(cp)
 
 
 def test_bleach_parser_matches_stock() -> None:

@@ -18,10 +18,12 @@ from ..metadata.body import body_byline
 from ..pattern_start import START_CHARS, may_match, start_test
 from ..rules import (
     BYLINE_TEXT,
+    FOLD_SPECIALS,
     INLINE_TAGS,
     MAX_PATTERN_BLOCK,
     SEE_ALSO_HEADING,
     TEASER_HEADING,
+    TEXT_RULE_WORDS,
     TEXT_RULES,
     Rule,
     legal_notice,
@@ -98,15 +100,21 @@ def _length_bounds(pattern: re.Pattern[str]) -> tuple[int, int | None]:
         return 0, None
 
 
-# Each text rule with the shortest and longest block it can match (None: no upper bound) and a test of the
-# block's first characters (``pattern_start``; None: any start), computed once.
-_BOUNDED_RULES = tuple((r, *_length_bounds(r.match), start_test(r.match, search=True)) for r in TEXT_RULES)
+# Each text rule with the shortest and longest block it can match (None: no upper bound), a test of the
+# block's first characters (``pattern_start``; None: any start) and the words it cannot match a block without
+# (``TEXT_RULE_WORDS``), computed once.
+_BOUNDED_RULES = tuple(
+    (r, *_length_bounds(r.match), start_test(r.match, search=True), TEXT_RULE_WORDS.get(r.id, ()))
+    for r in TEXT_RULES
+)
+_FOLD_SPECIAL = re.compile("[" + "".join(sorted(FOLD_SPECIALS)) + "]")
 
 
 def match_boilerplate(text: str) -> Rule[re.Pattern[str]] | None:
     """The first text rule covering the whole of a short block's text. A rule is searched only on a block
-    within its length bounds and starting the way a match can start (prose is not searched by rules that
-    need "Share", "Follow" or a digit first)."""
+    within its length bounds, starting the way a match can start (prose is not searched by rules that need
+    "Share", "Follow" or a digit first) and, when the block has none of FOLD_SPECIALS, holding one of the
+    rule's words (``TEXT_RULE_WORDS``: the costly rules' prefixes and lookaheads are not tried on prose)."""
     n = len(text)
     if not text or n > MAX_PATTERN_BLOCK:
         return None
@@ -116,20 +124,24 @@ def match_boilerplate(text: str) -> Rule[re.Pattern[str]] | None:
         if len(_RULES_BY_START) >= _RULES_BY_START_MAX:
             _RULES_BY_START.clear()
         rules = _RULES_BY_START[start] = tuple(b for b in _BOUNDED_RULES if may_match(b[3], start))
-    return next(
-        (
-            r
-            for r, least, most, _ in rules
-            if least <= n and (most is None or n <= most) and r.match.search(text)
-        ),
-        None,
-    )
+    low: str | None = None  # the lower-cased block, made once a rule has words; "": not usable (see above)
+    for r, least, most, _, words in rules:
+        if least > n or (most is not None and n > most):
+            continue
+        if words:
+            if low is None:
+                low = text.lower() if text.isascii() or _FOLD_SPECIAL.search(text) is None else ""
+            if low and not any(w in low for w in words):
+                continue
+        if r.match.search(text):
+            return r
+    return None
 
 
 # The rules a block starting with these characters can match, in TEXT_RULES order: blocks of prose start
 # with a few common words, so the start tests run once per start, not once per block and rule. Bounded.
 _RULES_BY_START: dict[
-    str, tuple[tuple[Rule[re.Pattern[str]], int, int | None, re.Pattern[str] | None], ...]
+    str, tuple[tuple[Rule[re.Pattern[str]], int, int | None, re.Pattern[str] | None, tuple[str, ...]], ...]
 ] = {}
 _RULES_BY_START_MAX = 20_000
 
@@ -197,7 +209,7 @@ def _text_within(el: Element, cap: int) -> str:
             out.append(n.data)
             raw += len(n.data)
             if raw > cap:  # only then can more than ``cap`` characters be non-space: count them
-                solid += sum(len("".join(d.split())) for d in out[counted:])
+                solid += sum(map(len, map("".join, map(str.split, out[counted:]))))
                 counted = len(out)
                 if solid > cap:
                     return "".join(out)  # longer than ``cap`` (normalizing it would not bring it below)
@@ -224,7 +236,7 @@ def is_meta_line(text: str, byline: str | None) -> str | None:
     if m and len(t) < 80 and looks_like_names(m.group(2)):
         return "byline line"
     # (every date format normalize_date reads has digits: the check skips its parsers on plain words)
-    if len(t) < 80 and any(ch.isdigit() for ch in t) and normalize_date(t):
+    if len(t) < 80 and any(map(str.isdigit, t)) and normalize_date(t):  # (map: no frame per character)
         stripped = _DATE_WORDS.sub(" ", t)
         if len(_LONG_WORDS.findall(stripped)) <= 3:
             return "date line"

@@ -161,9 +161,7 @@ def thread_evidence(tail: list[Node]) -> int:
                 or tokens_of(e.get("class") + " " + e.get("id")) & THREAD_ITEM_TOKENS
                 or own
                 and len(own) <= THREAD_LINE_MAX_CHARS
-                and (
-                    THREAD_AUTHOR_LINE.search(own) or any(ch.isdigit() for ch in own) and normalize_date(own)
-                )
+                and (THREAD_AUTHOR_LINE.search(own) or any(map(str.isdigit, own)) and normalize_date(own))
             ):
                 n += 1
                 if n >= THREAD_MIN_ITEMS:

@@ -146,13 +146,19 @@ def score_candidates(body: Element, stats: dict[int, Stat] | None = None, title:
         el = stack.pop()
         if el.__class__ is not Element:
             continue
-        if el.tag in SKIP_TAGS:
+        tag = el.tag
+        if tag in SKIP_TAGS:
             continue
-        if el is not body and (
-            is_unlikely(el, stats, body_units, holders, body_paragraphs)
-            or (el.nid not in holders and (_comment_compound(el) or _bio_box(el, title)))
-        ):
-            continue
+        if el is not body:
+            if el.attrs or el.layout is not None or tag in UNLIKELY_TAGS or tag == "header":
+                if is_unlikely(el, stats, body_units, holders, body_paragraphs) or (
+                    el.nid not in holders and _comment_compound(el)
+                ):
+                    continue
+            # (else neither can apply: ``is_unlikely`` answers None and ``_comment_compound`` False for an
+            # element without attributes or layout and of another tag: most elements, not asked)
+            if el.nid not in holders and _bio_box(el, title):
+                continue
         stack.extend(el.children[::-1])
         if not _is_paragraph(el) and not (el.tag in SUBHEADINGS and _prose_heading(stats[el.nid])):
             continue
