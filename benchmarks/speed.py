@@ -4,7 +4,9 @@ the same pages in ONE interleaved run, page by page, every extractor given the s
     python benchmarks/speed.py [--data DIR] [--limit N] [--repeat N]     # or: make bench-speed
 
 Prints median and p95 ms per page and each median's ratio to trafilatura's (issue 11: with the fast
-parser the ratio should be <= 1.0, with html5lib <= 2.5). Interleaving (the order rotates from page to page)
+parser the ratio should be <= 1.0, with html5lib <= 2.5). The Readwell rows render HTML, Markdown and text,
+as a default ``readwell.extract`` call does; "fast, text only" renders the one output trafilatura's default
+call returns (``formats=("text",)``: no serializing, bleach or Markdown). Interleaving (the order rotates from page to page)
 means load from other jobs on a shared machine hits every extractor alike; the absolute figures still move
 with load, the ratios much less. Peers come from the ``bench`` extra: ``pip install -e '.[bench,fast]'``.
 Numbers only: nothing here asserts a time (tests never do, see COMMON.md).
@@ -43,12 +45,17 @@ def decode(raw: bytes) -> str:
     return raw[start:].decode(stream.charEncoding[0].codec_info.name, "replace")
 
 
-def readwell_with(parser: str) -> Extractor:
+def readwell_with(parser: str, formats: tuple[str, ...] | None = None) -> Extractor:
+    """Readwell with one parser; by default all three outputs (HTML with bleach's final pass, Markdown,
+    text), as ``readwell.extract`` renders them; ``formats=("text",)`` renders what trafilatura's default
+    call returns, plain text (the same text: only the HTML and Markdown are not rendered)."""
     import readwell
+
+    options = {} if formats is None else {"formats": formats}
 
     def run(html: str, url: str | None) -> str:
         os.environ["READWELL_PARSER"] = parser  # read by parse_html at each call
-        return readwell.extract(html, url=url).text
+        return readwell.extract(html, url=url, **options).text
 
     return run
 
@@ -61,6 +68,7 @@ def extractors() -> tuple[dict[str, Extractor], list[str]]:
 
     if fast_parser() is not None:
         found["readwell (fast: lexbor)"] = readwell_with("fast")
+        found["readwell (fast, text only)"] = readwell_with("fast", ("text",))
     else:
         missing.append("readwell fast parser: pip install -e '.[fast]'")
     try:
