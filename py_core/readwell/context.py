@@ -341,20 +341,27 @@ class Context:
         ``except_kinds`` lifts protection of some normalized kinds (text patterns may remove a credit line
         or a gallery counter inside a figure, never inside code or math).
         """
-        deadline.tick()  # asked of every element by the removal stages' walks
-        protected = self.protected
+        deadline.tick()  # asked by remove_low_score of every candidate (~40 calls a median page)
         e: Element | None = el
-        while e is not None:  # el and its ancestors (a plain loop: asked of every element, see above)
-            tag = e.tag
-            if tag in PROTECTED_TAGS or e.ns == "math":
+        while e is not None:  # el and its ancestors
+            if self._protects_itself(e, except_kinds):
                 return True
-            if tag == "table" and self.table_kind(e) == "data":
-                return True
-            if protected:
-                kind = protected.get(e.nid)
-                if kind is not None and kind not in except_kinds:
-                    return True
             e = e.parent
+        return False
+
+    def _protects_itself(self, el: Element, except_kinds: frozenset[str]) -> bool:
+        """``el`` alone (not its ancestors) is a protected region: code, math, a data table, or a region
+        ``protected`` marks with a kind not in ``except_kinds``. Shared by ``is_protected`` (el and its
+        ancestors) and ``protected_in_walk`` (each element of a walk, its line checked once)."""
+        tag = el.tag
+        if tag in PROTECTED_TAGS or el.ns == "math":
+            return True
+        if tag == "table" and self.table_kind(el) == "data":
+            return True
+        if self.protected:
+            kind = self.protected.get(el.nid)
+            if kind is not None and kind not in except_kinds:
+                return True
         return False
 
     def protected_in_walk(
@@ -367,20 +374,12 @@ class Context:
         article. Each verdict equals ``is_protected``'s, and the same tables are judged (``root``'s line
         is checked when ``is_protected`` would first have climbed there: for an element not protected
         itself). The tree and the marks must not change during the walk."""
-        protected = self.protected
         above: list[bool] = []
 
         def check(el: Element) -> bool:
             deadline.tick()
-            tag = el.tag
-            if tag in PROTECTED_TAGS or el.ns == "math":
+            if self._protects_itself(el, except_kinds):
                 return True
-            if tag == "table" and self.table_kind(el) == "data":
-                return True
-            if protected:
-                kind = protected.get(el.nid)
-                if kind is not None and kind not in except_kinds:
-                    return True
             if not above:
                 above.append(self.is_protected(root, except_kinds))
             return above[0]
