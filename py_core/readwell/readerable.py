@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .dom import Document, Element, Text
 from .measure import Stat, measure, text_measures
-from .signals import SKIP_TAGS, UNLIKELY_TAGS, is_unlikely
+from .signals import SKIP_TAGS, UNLIKELY_BY_TAG, UNLIKELY_TAGS, is_unlikely
 from .textstats import BLOCK_TAGS
 
 BLOCKS = frozenset({"p", "pre", "li", "blockquote", "dd", "td", "article", "section", "div"})
@@ -59,11 +59,11 @@ def readerable_of(
         tag = el.tag
         if tag in SKIP_TAGS or tag in UNLIKELY_TAGS:
             continue
-        # (``is_unlikely`` answers None for an element without attributes or layout that is not a <header>:
-        # most elements, not asked)
+        # (``is_unlikely`` answers None for an element without attributes or layout and not of
+        # UNLIKELY_BY_TAG: most elements, not asked)
         if (
             el is not body
-            and (el.attrs or el.layout is not None or tag == "header")
+            and (el.attrs or el.layout is not None or tag in UNLIKELY_BY_TAG)
             and is_unlikely(el, stats, body_units)
         ):
             continue

@@ -80,6 +80,11 @@ def article_holders(body: Element, stats: dict[int, Stat], elements: list[Elemen
     return out
 
 
+# The tags ``is_unlikely`` can judge on the tag alone: an element without attributes or layout and of
+# another tag is never unlikely, so callers walking every element (scoring, readerable) ask only the rest.
+UNLIKELY_BY_TAG = UNLIKELY_TAGS | {"header"}
+
+
 def is_unlikely(
     el: Element,
     stats: dict[int, Stat],
@@ -93,7 +98,7 @@ def is_unlikely(
     tag = el.tag
     if tag in ("body", "html", "a"):
         return None
-    if not el.attrs and el.layout is None and tag not in UNLIKELY_TAGS and tag != "header":
+    if not el.attrs and el.layout is None and tag not in UNLIKELY_BY_TAG:
         return None  # nothing below can apply: not hidden, no role, no class or id, not an unlikely tag
     hidden = hidden_reason(el)
     if holders and el.nid in holders and not hidden:

@@ -30,7 +30,15 @@ from ..rules import (
     tokens_of,
 )
 from ..selectors import select
-from ..signals import SKIP_TAGS, UNLIKELY_TAGS, article_holders, class_weight, hidden_reason, is_unlikely
+from ..signals import (
+    SKIP_TAGS,
+    UNLIKELY_BY_TAG,
+    UNLIKELY_TAGS,
+    article_holders,
+    class_weight,
+    hidden_reason,
+    is_unlikely,
+)
 from ..textstats import text_units
 from ..thresholds import (
     CELL_PARAGRAPH_RUN_UNITS,
@@ -150,13 +158,13 @@ def score_candidates(body: Element, stats: dict[int, Stat] | None = None, title:
         if tag in SKIP_TAGS:
             continue
         if el is not body:
-            if el.attrs or el.layout is not None or tag in UNLIKELY_TAGS or tag == "header":
+            if el.attrs or el.layout is not None or tag in UNLIKELY_BY_TAG:
                 if is_unlikely(el, stats, body_units, holders, body_paragraphs) or (
                     el.nid not in holders and _comment_compound(el)
                 ):
                     continue
             # (else neither can apply: ``is_unlikely`` answers None and ``_comment_compound`` False for an
-            # element without attributes or layout and of another tag: most elements, not asked)
+            # element without attributes or layout and not of UNLIKELY_BY_TAG: most elements, not asked)
             if el.nid not in holders and _bio_box(el, title):
                 continue
         stack.extend(el.children[::-1])
