@@ -476,6 +476,9 @@ def _siblings_to_join(top: Element, sc: Scoring) -> set[int]:
             continue
         if hidden_reason(sib) or sib.tag in UNLIKELY_TAGS or _comment_compound(sib):
             continue
+        if at == top_at + 1 and _split_by_parser(top, sib):
+            joined.add(sib.nid)
+            continue
         text = normalize_space(sib.text())
         if PROMO_TEXT.search(text) and st.units < PROMO_MAX_UNITS:
             continue  # promotional box beside the article (Readability joins it)
@@ -525,6 +528,25 @@ def _siblings_to_join(top: Element, sc: Scoring) -> set[int]:
             ):
                 joined.add(sib.nid)
     return joined
+
+
+# The HTML parser's formatting elements (the "list of active formatting elements"): an end tag of one of them
+# with a block still open inside it moves that block out to be its sibling and reopens a copy of it inside.
+FORMATTING_TAGS = frozenset("a b big code em font i nobr s small strike strong tt u".split())
+
+
+def _split_by_parser(top: Element, sib: Element) -> bool:
+    """``sib``, right after ``top``, is the rest of ``top`` that the parser moved out: ``top`` is a formatting
+    element and ``sib`` opens with a copy of it (same tag, same attributes). Old templates set the story in a
+    ``<font>`` around unclosed ``<p>``s; at ``</font>`` the last paragraph is still open, so the adoption
+    agency algorithm makes it the font's sibling with a new ``<font>`` inside, and the story's last paragraph
+    sat outside a ``<font>`` root."""
+    if top.tag not in FORMATTING_TAGS:
+        return False
+    first = next(
+        (c for c in sib.children if isinstance(c, Element) or (isinstance(c, Text) and c.data.strip())), None
+    )
+    return isinstance(first, Element) and first.tag == top.tag and first.attrs == top.attrs
 
 
 def _lead_sentence(sib: Element, st: Stat, text: str) -> bool:
