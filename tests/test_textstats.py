@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import re
 
-from readwell.dom import collapse_space
+from readwell.dom import collapse_space, normalize_space
 from readwell.textstats import _CJK, _CLAUSE, clause_marks, has_units, text_units, word_count
 
 ALPHABET = list(",،、，;；:：.!?。！？ \t\n\r\x0b\x0c\x1cab1\u3000\u4e00\xa0") + ["  "]
@@ -34,6 +34,15 @@ def test_collapse_space_matches_the_whitespace_pattern() -> None:
     assert collapse_space(curly) is curly
     for s in ["", " ", "\n   ", "\u00a0", "a\u2028b", "  x  ", "x\u3000y", "a\u200bb"]:
         assert collapse_space(s) == ws.sub(" ", s), repr(s)
+
+
+def test_normalize_space_is_split_and_join() -> None:
+    for s in _random_strings(20_000):
+        assert normalize_space(s) == " ".join(s.split()), repr(s)
+    for s in ["", " ", "a ", " a", "a b", "a  b", "a\u00a0b", "a\u3000b", "a\x85b", "\u200b", "x\u2028"]:
+        assert normalize_space(s) == " ".join(s.split()), repr(s)
+    prose = "A sentence of single spaces, as most text nodes are."
+    assert normalize_space(prose) is prose
 
 
 def test_every_whitespace_character_but_the_space_is_unprintable() -> None:
