@@ -146,7 +146,10 @@ def fragment_tokens(html: str) -> Iterator[dict[str, Any]]:
     """The tokens ``sanitize._FastWalker`` yields for bleach's html5lib tree of ``html`` (see the module
     docstring), from lexbor's tree; raises Unproven where that is not proven. ``html`` passed
     ``may_prove``."""
-    node: Any = LexborHTMLParser(html, is_fragment=True).root
+    try:
+        node: Any = LexborHTMLParser(html, is_fragment=True).root
+    except Exception as exc:  # (none known) whatever lexbor cannot take, html5lib reads as it always did
+        raise Unproven(f"lexbor: {exc!r}") from exc
     pos = 0  # html[:pos] is the text of what has been walked
     startswith = html.startswith
     path: list[Any] = []  # the open elements' lexbor nodes
