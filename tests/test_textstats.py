@@ -1,12 +1,13 @@
-"""The text measures' ASCII shortcuts (``str.count``, no CJK scan) and the renderers' whitespace shortcut
-give exactly what the patterns they stand in for give, on random strings of the characters that matter."""
+"""The text measures' ASCII shortcuts (``str.count``, no CJK scan), the renderers' whitespace shortcuts and
+the Markdown escapes' search-first give exactly what the patterns they stand in for give, on random strings
+of the characters that matter."""
 
 from __future__ import annotations
 
 import random
 import re
 
-from readwell.dom import collapse_space
+from readwell.dom import collapse_space, normalize_space
 from readwell.textstats import _CJK, _CLAUSE, clause_marks, has_units, text_units, word_count
 
 ALPHABET = list(",،、，;；:：.!?。！？ \t\n\r\x0b\x0c\x1cab1\u3000\u4e00\xa0") + ["  "]
@@ -34,6 +35,15 @@ def test_collapse_space_matches_the_whitespace_pattern() -> None:
     assert collapse_space(curly) is curly
     for s in ["", " ", "\n   ", "\u00a0", "a\u2028b", "  x  ", "x\u3000y", "a\u200bb"]:
         assert collapse_space(s) == ws.sub(" ", s), repr(s)
+
+
+def test_normalize_space_is_split_and_join() -> None:
+    for s in _random_strings(20_000):
+        assert normalize_space(s) == " ".join(s.split()), repr(s)
+    for s in ["", " ", "a ", " a", "a b", "a  b", "a\u00a0b", "a\u3000b", "a\x85b", "\u200b", "x\u2028"]:
+        assert normalize_space(s) == " ".join(s.split()), repr(s)
+    prose = "A sentence of single spaces, as most text nodes are."
+    assert normalize_space(prose) is prose
 
 
 def test_every_whitespace_character_but_the_space_is_unprintable() -> None:
@@ -69,3 +79,18 @@ def test_strip_controls_changes_no_printable_text() -> None:
     for s in ["plain", "tab\there", "a\x1b[2Jb", "cr\r\nlf", "ff\x0cx", "nbsp\u00a0x", "s\ud800"]:
         want = _CONTROL.sub("", s.replace("\r\n", "\n").replace("\r", "\n").replace("\x0c", " "))
         assert strip_controls(s) == want, repr(s)
+
+
+def test_markdown_escapes_match_their_substitutions() -> None:
+    """``esc`` and ``escape_line_starts`` search before substituting: the same strings as substituting
+    always, on random strings of the characters they escape."""
+    from readwell import md_escape as m
+
+    rng = random.Random(3)
+    chars = list("\\`*_[]<>|~$&#;a1 -+=.)>\n") + ["&amp;", "&#58;", "1.", "- ", "# "]
+    for _ in range(20_000):
+        s = "".join(rng.choice(chars) for _ in range(rng.randint(0, 10)))
+        plain = m._MD_SPECIAL.sub(r"\\\1", s)
+        assert m.esc(s) == (m._ENTITY_LIKE.sub(r"\\&", plain) if "&" in plain else plain), repr(s)
+        lines = s.split("\n")
+        assert m.escape_line_starts(s) == "\n".join(m._LINE_START.sub(m._escape_marker, ln) for ln in lines)

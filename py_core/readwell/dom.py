@@ -150,7 +150,9 @@ class Element(Node):
         Every stage walks the tree several times, so this is written for speed: ``Element`` has no
         subclasses, so a class identity test replaces ``isinstance``, no per-element generator is made, and
         child lists are pushed whole (a reversed slice, no per-element filtering comprehension): text nodes
-        are skipped when popped. An element's children are read when the walk resumes after it, as before.
+        are skipped when popped. An only child is pushed alone, and only if it is an element (a paragraph
+        of one text: no slice, no push and pop of its text). An element's children are read when the walk
+        resumes after it, as before.
         """
         dl = deadline.current()
         if dl is not None:
@@ -159,6 +161,7 @@ class Element(Node):
             yield self
         stack: list[Node] = self.children[::-1]
         pop = stack.pop
+        push = stack.append
         extend = stack.extend
         while stack:
             el = pop()
@@ -169,7 +172,11 @@ class Element(Node):
             yield el
             kids = el.children
             if kids:
-                extend(kids[::-1])
+                if len(kids) == 1:
+                    if kids[0].__class__ is Element:
+                        push(kids[0])
+                else:
+                    extend(kids[::-1])
 
     def iter_nodes(self) -> Iterator[Node]:
         """All nodes (elements and text) in document order, self first."""
@@ -199,6 +206,9 @@ class Element(Node):
     def text(self) -> str:
         """Concatenated text of descendant text nodes, except inside ``<script>``/``<style>`` below self
         (their "text" is code: counting it would make an ad slot's script look like prose)."""
+        kids = self.children
+        if len(kids) == 1 and kids[0].__class__ is Text:  # (a paragraph of one text: that text)
+            return kids[0].data
         out: list[str] = []
         stack: list[Node] = [self]
         while stack:
@@ -304,6 +314,11 @@ def release(root: Element) -> None:
 
 
 def normalize_space(s: str) -> str:
+    """``" ".join(s.split())``. Most texts asked (a paragraph, the start of a block) already are: a printable
+    text (no white space but the space, as ``collapse_space`` relies on) without two spaces in a row or a
+    space at either end is its own answer, found by C-level checks instead of a list of its words."""
+    if "  " not in s and s[:1] != " " and s[-1:] != " " and s.isprintable():
+        return s
     return " ".join(s.split())
 
 

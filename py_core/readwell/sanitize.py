@@ -18,7 +18,10 @@ integration point, which is where mutation XSS lives (``tests/security`` re-pars
 
 from __future__ import annotations
 
+import copy
+import os
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import bleach
@@ -484,6 +487,54 @@ _CLEANER.parser = _Parser(
 )
 
 
+class _LexborParser:
+    """The parser of ``_LEXBOR_CLEANER``: its "tree" is ``bleach_fast.fragment_tokens``' token stream."""
+
+    def parseFragment(self, html: str) -> Iterator[dict[str, Any]]:  # noqa: N802 (html5lib API)
+        fast = _lexbor_module()
+        assert fast is not None
+        return fast.fragment_tokens(html)
+
+
+# bleach's Cleaner (its ``clean``, filter arguments and serializer) with lexbor's re-parse: the same object
+# but for the parser and a walker that hands the token stream over as it is
+_LEXBOR_CLEANER = copy.copy(_CLEANER)
+_LEXBOR_CLEANER.parser = _LexborParser()  # type: ignore[assignment]
+_LEXBOR_CLEANER.walker = iter  # type: ignore[assignment]
+_lexbor: Any = None
+
+
+def _lexbor_module() -> Any:
+    """``bleach_fast`` when the fast extra is installed (CPython), else None."""
+    global _lexbor
+    if _lexbor is None:
+        try:
+            from . import bleach_fast
+        except ImportError:
+            _lexbor = False
+        else:
+            _lexbor = bleach_fast
+    return _lexbor or None
+
+
+def _lexbor_route() -> Any:
+    """``bleach_fast`` unless it is not installed or ``READWELL_PARSER`` is "html5lib" (the pure-Python path,
+    as on Pyodide: no lexbor anywhere), else None."""
+    if os.environ.get("READWELL_PARSER") == "html5lib":
+        return None
+    return _lexbor_module()
+
+
 def bleach_final(html: str) -> str:
-    """The last line of defence over our own serializer's output."""
-    return _CLEANER.clean(html)
+    """The last line of defence over our own serializer's output.
+
+    bleach re-parses ``html`` with lexbor where that provably gives html5lib's tree (``bleach_fast``; 2-3
+    times faster on a long article), else with its own html5lib; its filter and html5lib's serializer write
+    the output on both routes, the same string (tests compare them)."""
+    fast = _lexbor_route()
+    if fast is not None and fast.may_prove(html):
+        try:
+            return str(_LEXBOR_CLEANER.clean(html))
+        except fast.Unproven:
+            pass
+    return str(_CLEANER.clean(html))
