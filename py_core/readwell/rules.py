@@ -469,6 +469,11 @@ PARTIAL_RULES: tuple[Rule[frozenset[str]], ...] = (
     Rule("sidebar-widget", frozenset({"sidebar", "widget", "widgets"}), "sidebar widget", _unless_prose),
     Rule("page-tools", frozenset({"print", "toolbar", "tools"}), "page tools", _unless_prose),
     Rule("skip-link", frozenset({"skip", "skiplink", "skiplinks"}), "skip link"),
+    # ai2html (a newsroom tool that exports an Illustrator chart as HTML) lays the chart's text over its
+    # image as absolutely positioned labels, once per artboard (one per screen width): without the page's
+    # CSS they read as a run of axis numbers repeated two or three times ("$915 billion 600 300 0 17 18
+    # ..."). Readability drops the box by this name too (its unlikely-candidate pattern).
+    Rule("chart-labels", frozenset({"ai2html"}), "infographic label layer (ai2html chart export)"),
     Rule("ticker", frozenset({"breakingnews", "marquee", "newsticker", "ticker"}), "news ticker"),
     Rule(
         "author-bio",
