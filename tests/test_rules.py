@@ -58,6 +58,7 @@ LOOKALIKES: dict[str, tuple[str, str]] = {
     "page-tools": ("partial-patterns-lookalike", "A small tool kit fits under the saddle"),
     "skip-link": ("partial-patterns-lookalike", "The ferry skipper lets bicycles on first"),
     "ticker": ("partial-patterns-lookalike", "Ticker tape once wrapped the handlebars"),
+    "chart-labels": ("partial-patterns-lookalike", "A chart of tyre pressures by month"),
     "author-bio": ("partial-patterns-lookalike", "has ridden the same steel bicycle to work"),
     "tag-list": ("partial-patterns-lookalike", "The tags of the trade are small"),
     "page-header-footer": ("partial-patterns-lookalike", "A footnote on lights"),

@@ -185,9 +185,15 @@ def _unless_prose_section(el: Element, st: Stat) -> bool:
     return reads_as_prose(st) and not looks_like_thread(el)
 
 
-def _unless_byline_or_essay(el: Element, st: Stat) -> bool:
-    """A byline span is metadata, not a bio box; a long block about the author is an essay."""
-    return st.units > BIO_BOX_MAX_UNITS or el.tag in ("p", "span", "a", "address")
+def _unless_essay_or_attribution(el: Element, st: Stat) -> bool:
+    """A long block about the author is an essay, and an author line inside a quotation is the quote's
+    attribution ("— name", also in an embedded post). Any other block named for the author goes whatever
+    its tag: a bio paragraph (``<p class="bio">``, "X is a reporter for Y.") and a byline
+    (``<p class="author">``, "by X in Y", "Written by X, edited by Y") are out of the golds of scrapinghub,
+    l3s-gn1 and readability-dev (Readability.js takes an author-named element as the byline and removes it
+    from the text); dragnet-dev keeps bylines on some blogs and leaves out bios (its pages go both ways,
+    more up than down)."""
+    return st.units > BIO_BOX_MAX_UNITS or any(a.tag == "blockquote" for a in el.ancestors())
 
 
 def _unless_title_block_or_prose(el: Element, st: Stat) -> bool:
@@ -469,12 +475,17 @@ PARTIAL_RULES: tuple[Rule[frozenset[str]], ...] = (
     Rule("sidebar-widget", frozenset({"sidebar", "widget", "widgets"}), "sidebar widget", _unless_prose),
     Rule("page-tools", frozenset({"print", "toolbar", "tools"}), "page tools", _unless_prose),
     Rule("skip-link", frozenset({"skip", "skiplink", "skiplinks"}), "skip link"),
+    # ai2html (a newsroom tool that exports an Illustrator chart as HTML) lays the chart's text over its
+    # image as absolutely positioned labels, once per artboard (one per screen width): without the page's
+    # CSS they read as a run of axis numbers repeated two or three times ("$915 billion 600 300 0 17 18
+    # ..."). Readability drops the box by this name too (its unlikely-candidate pattern).
+    Rule("chart-labels", frozenset({"ai2html"}), "infographic label layer (ai2html chart export)"),
     Rule("ticker", frozenset({"breakingnews", "marquee", "newsticker", "ticker"}), "news ticker"),
     Rule(
         "author-bio",
         frozenset({"aboutauthor", "author", "authorbio", "authorbox", "bio"}),
         "author bio box",
-        _unless_byline_or_essay,
+        _unless_essay_or_attribution,
     ),
     Rule("tag-list", frozenset({"categories", "tagcloud", "taglist", "tags"}), "tag list", _unless_prose),
     Rule(

@@ -319,7 +319,16 @@ def run(ctx: Context) -> None:
         if st.units and phrase_in_prose(el):
             continue  # a linked phrase inside a sentence (<span><a>…</a></span>) is the sentence's words
         if why:
+            # (read before the removal detaches it: see ``thumbnail_list``)
+            holders = list(el.ancestors()) if thumbnail_list(el, st) else []
             ctx.remove(el, SCORE, f"{el.tag}:low-score", why, index(el))
+            for anc in holders:
+                s_anc = stats.get(anc.nid)
+                if s_anc is None:
+                    break
+                s_anc.images -= st.images
+                if anc is root:
+                    break
             removed.add(el.nid)
             # ancestors' stats shrink: subtract this block so outer blocks are judged on what is left
             for anc in el.ancestors():
@@ -338,6 +347,23 @@ def run(ctx: Context) -> None:
                 s.headings -= st.headings
                 if anc is root:
                     break
+
+
+def thumbnail_list(el: Element, st: Stat) -> bool:
+    """``el`` is a list of teaser cards with linked thumbnails (each picture in a link, and titles as
+    words of the list's own). Once it is removed, its pictures are taken off its ancestors' image counts.
+
+    The counts of the other removed blocks stay stale on purpose (see ``run``: the thresholds were tuned
+    with "this wrapper held boilerplate" as evidence, and bringing every count up to date lowered
+    l3s-gn1). But a "More to read" list set inside a how-to step or beside a gallery's label left its two
+    thumbnails in the step's counts, and the step (one paragraph and its photo) went as an "image grid".
+    A bar of icon links (share buttons: pictures without words) and a strip of unlinked photos keep
+    counting."""
+    if st.images < 2 or el.tag not in ("ul", "ol") or not normalize_space(el.text()):
+        return False
+    return all(
+        any(a.tag == "a" for a in img.ancestors()) for img in el.iter(include_self=False) if img.tag == "img"
+    )
 
 
 def body_of_best(root: Element, core: frozenset[int], stats: dict[int, Stat]) -> set[int]:
