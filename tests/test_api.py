@@ -178,6 +178,30 @@ def test_snapshot_source() -> None:
     assert snap == before
 
 
+def test_snapshot_attributes_checked_page_wide() -> None:
+    """``from_snapshot`` keeps the snapshot's own attribute dicts only when every name and value on the page
+    is a str and none is internal; one element that is not makes every element's attributes converted as
+    before. Extraction (which rewrites lazy images' attributes on its copy) leaves the snapshot as it was."""
+    from readwell.adapters import from_snapshot
+
+    lazy = {"src": "data:image/gif;base64,R0lGOD", "data-src": "/photo.jpg", "width": "600", "height": "400"}
+    paragraphs = [
+        {"t": "p", "id": 10 + i, "a": {"class": "text"}, "c": [s + " " + s]} for i, s in enumerate(SENTENCES)
+    ]
+    article = {"t": "article", "id": 5, "c": [{"t": "img", "id": 6, "a": lazy}, *paragraphs]}
+    snap = {"t": "html", "id": 1, "c": [{"t": "body", "id": 2, "c": [article]}]}
+    before = copy.deepcopy(snap)
+    r = readwell.extract(snap, url="https://example.org/a")
+    assert r.found and "https://example.org/photo.jpg" in (r.content_html or "")
+    assert snap == before
+    odd = copy.deepcopy(snap)
+    odd["c"][0]["c"][0]["c"][1]["a"] = {"class": "text", "DATA-READWELL-X": "1", "tabindex": 3}  # type: ignore[index]
+    doc = from_snapshot(odd)
+    attrs = [e.attrs for e in doc.root.iter() if e.attrs]
+    assert {"class": "text", "tabindex": "3"} in attrs and lazy in attrs
+    assert all(isinstance(k, str) and isinstance(v, str) for a in attrs for k, v in a.items())
+
+
 def _nested_snapshot(levels: int) -> dict[str, Any]:
     """``levels`` nested spans, every fourth a paragraph, each with text before and after its child."""
     body: dict[str, Any] = {"t": "body", "id": 2, "c": []}
