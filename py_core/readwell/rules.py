@@ -1098,14 +1098,17 @@ SEE_ALSO_LOOKBACK = 3  # the heading is one of the few blocks right before the l
 # --- a trailing teaser block (remove_by_pattern.remove_trailing_teasers) ------------------------------------
 # The heading of a related-stories block: the whole heading is one of these phrases. Not here, on purpose:
 # "see also", "further reading", "sources", "references", "more information", "similar posts" (an article's
-# own list of links; Wikipedia's "See also" is part of the article).
+# own list of links; Wikipedia's "See also" is part of the article). A trailing ellipsis is the template's
+# ("You may also like...", "Other stories…"): the same phrase. "Headlines" with one word before it ("Sports
+# Headlines") names a section's list of stories.
 TEASER_HEADING = re.compile(
     r"^(related( (stories|articles|posts|news|coverage|content|links))?|"
     r"more (stories|news|articles|headlines|coverage)( (from|in|on|about)\b.{0,40})?|"
     r"more (from|in|on) .{1,40}|also read|read next|"
     r"you (may|might) also (like|be interested in|enjoy)|recommended( for you| stories| reading)?|"
     r"(popular|most (popular|read|viewed|shared))( (stories|articles|now|this week|today))?|"
-    r"top stories|latest (news|stories|headlines|articles)|other (stories|news|articles))\s*[:»›]?$",
+    r"top stories|latest (news|stories|headlines|articles)|other (stories|news|articles)|"
+    r"([\w-]+ )?headlines)\s*(\.\.\.|…)?\s*[:»›]?$",
     re.I,
 )
 
