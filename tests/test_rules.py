@@ -64,6 +64,10 @@ LOOKALIKES: dict[str, tuple[str, str]] = {
     "share-prompt": ("text-patterns-lookalike", "Share the reading tables fairly, the vol"),
     "newsletter-signup": ("text-patterns-lookalike", "Register each donated book in the ledger"),
     "newsletter-inbox": ("text-patterns-lookalike", "Get the heating timer checked before the"),
+    "newsletter-ask": (
+        "newsletter-ask-lookalike",
+        "Sign up for Field Notes, a weekly newsletter I write about small gardens",
+    ),
     "read-more-prompt": ("text-patterns-lookalike", "Popular books go out within a day of arr"),
     "click-here": ("text-patterns-lookalike", "Tap the radiator in the corner gently be"),
     "follow-us": ("text-patterns-lookalike", "Follow us through a year of opening afte"),

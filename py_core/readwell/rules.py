@@ -615,7 +615,19 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             # newsletter from me about ... Your first month is free.", "Join us for our free webinar ... .
             # We will cover ...")
             r"^(?!.*[.!?]\s+\S)(sign up|subscribe|register|join)\b.{0,40}\b(newsletter|updates|inbox|"
-            r"mailing list|free)\b.{0,200}$",
+            r"mailing list|free|alerts)\b.{0,200}$",
+            "newsletter ask",
+        ),
+        (
+            # The ask after a label or a lead-in sentence ("Headlines in Your Inbox: Sign up for our e-mail
+            # alerts.", "There's plenty more where that came from. Sign up for X today to get the free daily
+            # newsletter delivered to your inbox."): the site's own list ("our", "the free") or its inbox
+            # line. An author's note about a newsletter of theirs names it ("Sign up for X, a paid weekly
+            # newsletter from me") and stays; so does "You can also subscribe to this newsletter here".
+            "newsletter-ask",
+            r"^.{0,160}\b(sign up|subscribe|register)( now| today)? (for|to) (our|the free|a free)\b"
+            r"[^.!?]{0,60}\b(newsletters?|e-?mail( news)? alerts?|alerts)\b.{0,100}$|"
+            r"^.{0,200}\bnewsletter delivered to your inbox\b.{0,60}$",
             "newsletter ask",
         ),
         (
@@ -826,6 +838,7 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
 # test checks the list against its rule on random blocks.
 TEXT_RULE_WORDS: dict[str, tuple[str, ...]] = {
     "all-rights-reserved": ("all rights reserved",),
+    "newsletter-ask": ("newsletter", "alert"),
 }
 FOLD_SPECIALS = frozenset("\u0130\u0131\u017f\u212a")  # what re.I also matches to an ASCII letter
 # A site's legal notice ending the article (remove_by_pattern.remove_closing_notice): a copyright line, an
