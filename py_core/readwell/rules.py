@@ -705,6 +705,16 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             "author contact line",
         ),
         (
+            # the writer's address line under a story ("X can be reached at x@example.org", "X is a writer for
+            # Y. He may be reached at ...", "Email X at x@example.org or follow him @x")
+            "reached-at-line",
+            # an address or a phone number after it (not a profile link: "X can be reached at
+            # http://twitter.com/x" is in a gold)
+            r"^.{0,160}\b(can|may) be reached at\b(?=.{0,60}(@|\(at\)|\"at\"|\d{3}))(?!\s*https?:).{0,120}$|"
+            r"^\(?e-?mail (him|her|[\w.]+( [\w.]+)?) at \S+@.{0,160}$",
+            "author contact line",
+        ),
+        (
             "follow-on-network",
             r"^follow (us|@?[\w.]+|the [\w\s.]{1,40}?)( on| at)? (facebook|twitter|instagram|linkedin|"
             r"youtube|tiktok|x)\b.{0,160}$",
@@ -839,6 +849,7 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
 TEXT_RULE_WORDS: dict[str, tuple[str, ...]] = {
     "all-rights-reserved": ("all rights reserved",),
     "newsletter-ask": ("newsletter", "alert"),
+    "reached-at-line": ("reached at", "mail"),
 }
 FOLD_SPECIALS = frozenset("\u0130\u0131\u017f\u212a")  # what re.I also matches to an ASCII letter
 # A site's legal notice ending the article (remove_by_pattern.remove_closing_notice): a copyright line, an
