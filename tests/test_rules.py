@@ -65,6 +65,11 @@ LOOKALIKES: dict[str, tuple[str, str]] = {
     "share-prompt": ("text-patterns-lookalike", "Share the reading tables fairly, the vol"),
     "newsletter-signup": ("text-patterns-lookalike", "Register each donated book in the ledger"),
     "newsletter-inbox": ("text-patterns-lookalike", "Get the heating timer checked before the"),
+    "reached-at-line": ("reached-at-line-lookalike", "The ridge can be reached at dawn by the eastern path"),
+    "newsletter-ask": (
+        "newsletter-ask-lookalike",
+        "Sign up for Field Notes, a weekly newsletter I write about small gardens",
+    ),
     "read-more-prompt": ("text-patterns-lookalike", "Popular books go out within a day of arr"),
     "click-here": ("text-patterns-lookalike", "Tap the radiator in the corner gently be"),
     "follow-us": ("text-patterns-lookalike", "Follow us through a year of opening afte"),
@@ -215,7 +220,7 @@ def test_text_rule_dispatch_and_words_agree_with_the_patterns() -> None:
         "This entry was posted in News and tagged x", "Trackbacks (3)", "Trackback URL for this entry:",
         "The URI to TrackBack this entry is:", "Trackbacks are closed",
         "This article was originally published in 2019", "Published 2019", "5 min read",
-        "Reading time: 3 minutes",
+        "Reading time: 3 minutes", "X can be reached at x@example.org", "Email Jo Doe at jo@example.org",
         "\u017fhare this", "\u017fign up for the newsletter", "all r\u0131ghts reserved",
         "all r\u0130ghts reserved", "trac\u212abacks are closed",
     ]  # fmt: skip

@@ -626,7 +626,19 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             # newsletter from me about ... Your first month is free.", "Join us for our free webinar ... .
             # We will cover ...")
             r"^(?!.*[.!?]\s+\S)(sign up|subscribe|register|join)\b.{0,40}\b(newsletter|updates|inbox|"
-            r"mailing list|free)\b.{0,200}$",
+            r"mailing list|free|alerts)\b.{0,200}$",
+            "newsletter ask",
+        ),
+        (
+            # The ask after a label or a lead-in sentence ("Headlines in Your Inbox: Sign up for our e-mail
+            # alerts.", "There's plenty more where that came from. Sign up for X today to get the free daily
+            # newsletter delivered to your inbox."): the site's own list ("our", "the free") or its inbox
+            # line. An author's note about a newsletter of theirs names it ("Sign up for X, a paid weekly
+            # newsletter from me") and stays; so does "You can also subscribe to this newsletter here".
+            "newsletter-ask",
+            r"^.{0,160}\b(sign up|subscribe|register)( now| today)? (for|to) (our|the free|a free)\b"
+            r"[^.!?]{0,60}\b(newsletters?|e-?mail( news)? alerts?|alerts)\b.{0,100}$|"
+            r"^.{0,200}\bnewsletter delivered to your inbox\b.{0,60}$",
             "newsletter ask",
         ),
         (
@@ -701,6 +713,16 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             "author-contact",
             r"^(have a (news )?tip|write to|reach the (reporter|writer|author)s?|contact the (reporter|"
             r"writer|author))\b.{0,200}$",
+            "author contact line",
+        ),
+        (
+            # the writer's address line under a story ("X can be reached at x@example.org", "X is a writer for
+            # Y. He may be reached at ...", "Email X at x@example.org or follow him @x")
+            "reached-at-line",
+            # an address or a phone number after it (not a profile link: "X can be reached at
+            # http://twitter.com/x" is in a gold)
+            r"^.{0,160}\b(can|may) be reached at\b(?=.{0,60}(@|\(at\)|\"at\"|\d{3}))(?!\s*https?:).{0,120}$|"
+            r"^\(?e-?mail (him|her|[\w.]+( [\w.]+)?) at \S+@.{0,160}$",
             "author contact line",
         ),
         (
@@ -837,6 +859,8 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
 # test checks the list against its rule on random blocks.
 TEXT_RULE_WORDS: dict[str, tuple[str, ...]] = {
     "all-rights-reserved": ("all rights reserved",),
+    "newsletter-ask": ("newsletter", "alert"),
+    "reached-at-line": ("reached at", "mail"),
 }
 FOLD_SPECIALS = frozenset("\u0130\u0131\u017f\u212a")  # what re.I also matches to an ASCII letter
 # A site's legal notice ending the article (remove_by_pattern.remove_closing_notice): a copyright line, an
@@ -1109,14 +1133,17 @@ SEE_ALSO_LOOKBACK = 3  # the heading is one of the few blocks right before the l
 # --- a trailing teaser block (remove_by_pattern.remove_trailing_teasers) ------------------------------------
 # The heading of a related-stories block: the whole heading is one of these phrases. Not here, on purpose:
 # "see also", "further reading", "sources", "references", "more information", "similar posts" (an article's
-# own list of links; Wikipedia's "See also" is part of the article).
+# own list of links; Wikipedia's "See also" is part of the article). A trailing ellipsis is the template's
+# ("You may also like...", "Other stories…"): the same phrase. "Headlines" with one word before it ("Sports
+# Headlines") names a section's list of stories.
 TEASER_HEADING = re.compile(
     r"^(related( (stories|articles|posts|news|coverage|content|links))?|"
     r"more (stories|news|articles|headlines|coverage)( (from|in|on|about)\b.{0,40})?|"
     r"more (from|in|on) .{1,40}|also read|read next|"
     r"you (may|might) also (like|be interested in|enjoy)|recommended( for you| stories| reading)?|"
     r"(popular|most (popular|read|viewed|shared))( (stories|articles|now|this week|today))?|"
-    r"top stories|latest (news|stories|headlines|articles)|other (stories|news|articles))\s*[:»›]?$",
+    r"top stories|latest (news|stories|headlines|articles)|other (stories|news|articles)|"
+    r"([\w-]+ )?headlines)\s*(\.\.\.|…)?\s*[:»›]?$",
     re.I,
 )
 
