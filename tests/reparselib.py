@@ -26,6 +26,8 @@ def tokens(nodes: list[Any]) -> list[tuple[Any, ...]]:
     pre = 0
 
     def text(t: str) -> None:
+        if not t:
+            return
         if out and out[-1][0] == "text":  # adjacent text nodes serialize as one run
             out[-1] = ("text", out[-1][1] + t, out[-1][2])
         else:

@@ -119,3 +119,35 @@ def test_a_table_root_keeps_its_tag() -> None:
     parse_stable(ctx, root)
     assert root.tag == "table"
     assert not differences(root, include_self=True)
+
+
+def test_a_heading_right_inside_a_heading_becomes_a_span() -> None:
+    root, ctx = _sanitized("<h2>Title <em>part</em></h2>")
+    _set_tag(root, "em", "h3")
+    assert differences(root, include_self=False)
+    parse_stable(ctx, root)
+    assert [e.tag for e in root.iter(include_self=False)] == ["h2", "span"]
+    assert not differences(root, include_self=False)
+
+
+def test_the_newlines_that_start_a_pre_go() -> None:
+    root, ctx = _sanitized("<pre><span>x</span>code</pre>")
+    pre = root.element_children[0]
+    pre.children[0].children[0].data = "\n\nfirst line"  # type: ignore[union-attr]
+    span = pre.children[0]
+    assert isinstance(span, Element)
+    ctx.unwrap(span, "structure", "test", "a wrapper unwrapped: its text now starts the pre")
+    assert differences(root, include_self=False)
+    parse_stable(ctx, root)
+    assert pre.text() == "first linecode"
+    assert not differences(root, include_self=False)
+
+
+def test_a_link_inside_a_link_becomes_a_span() -> None:
+    root, ctx = _sanitized("<p><a href='https://example.org/a'>one <em>two</em></a></p>")
+    inner = next(e for e in root.iter() if e.tag == "em")
+    inner.tag, inner.attrs = "a", {"href": "https://example.org/b"}
+    assert differences(root, include_self=False)
+    parse_stable(ctx, root)
+    assert inner.tag == "span" and not inner.attrs
+    assert not differences(root, include_self=False)

@@ -261,8 +261,9 @@ TABLE_PARENTS: dict[str, frozenset[str]] = {
     "th": frozenset({"tr"}),
     "col": frozenset({"colgroup"}),
 }
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # The tags parse_stable looks at: the rest of the tree passes untouched
-_SHAPED = P_CLOSERS | TABLE_PARENTS.keys() | {"colgroup"}
+_SHAPED = P_CLOSERS | TABLE_PARENTS.keys() | {"colgroup", "a"}
 # What the table rules keep inside each table element (anything else, and text, is moved out before the table)
 TABLE_CHILDREN: dict[str, frozenset[str]] = {
     "table": frozenset({"caption", "colgroup", "thead", "tbody", "tfoot", "tr"}),
@@ -283,6 +284,10 @@ def parse_stable(ctx: Context, root: Element, shaped: list[Element] | None = Non
     table but outside its cells is moved out before the table. So a ``<p>`` holding a block becomes a
     ``<div>``, a stray table part (a root that was a cell or a row, whose own tag is not serialized,
     included) becomes a ``<div>``: the text and Markdown renderers read both as blocks of their children.
+    A heading right inside a heading (which would close it) becomes a ``<span>`` (a heading's text is read
+    inline), a link inside a link (an ``<a>`` start tag closes the open one) a ``<span>``, and the
+    newlines that start a ``<pre>`` go (the parser drops the first; both renderers
+    strip them).
     Content in a table outside its cells (an undecided table inside a layout table, whose rows and cells
     normalize_output's layout step made blocks) is removed, logged: the text and Markdown tables read only
     cells, so it was never in them, and a browser showed it out of place. ``tests/test_parse_stable.py``
@@ -294,8 +299,21 @@ def parse_stable(ctx: Context, root: Element, shaped: list[Element] | None = Non
         shaped = [e for e in root.iter() if e.tag in _SHAPED]
     for el in shaped:  # in document order: a parent is settled before its children
         tag = el.tag
+        if tag == "a":
+            kids = el.children  # (most links hold one text)
+            if len(kids) > 1 or (kids and kids[0].__class__ is Element):
+                for inner in el.iter(include_self=False):
+                    if inner.tag == "a":  # an <a> start tag closes the open one: the inner link is its text
+                        inner.tag = "span"
+                        inner.attrs = {k: v for k, v in inner.attrs.items() if k in GLOBAL_ATTRS}
+            continue
         if el is not root:
             parent = el.parent
+            if tag in _HEADINGS and parent is not None and parent.tag in _HEADINGS:
+                el.tag = tag = "span"  # a heading start tag closes the heading it is right inside
+            elif tag == "pre" and el.children and isinstance(el.children[0], Text):
+                first = el.children[0]  # (a newline right after <pre> is dropped; renderers strip them)
+                first.data = first.data.lstrip("\n")
             if tag in P_CLOSERS:  # the nearest block around it (through inline elements) must not be a <p>
                 up = parent
                 while up is not None and up is not root and up.tag not in P_CLOSERS:
@@ -307,12 +325,14 @@ def parse_stable(ctx: Context, root: Element, shaped: list[Element] | None = Non
                 el.tag = tag = "div"
                 if el.attrs:
                     el.attrs = {k: v for k, v in el.attrs.items() if k in GLOBAL_ATTRS}
-        kids = TABLE_CHILDREN.get(tag)
-        if kids is not None:
+        allowed = TABLE_CHILDREN.get(tag)
+        if allowed is not None:
             for c in [
                 c
                 for c in el.children
-                if (c.tag not in kids if isinstance(c, Element) else isinstance(c, Text) and c.data.strip())
+                if (
+                    c.tag not in allowed if isinstance(c, Element) else isinstance(c, Text) and c.data.strip()
+                )
             ]:
                 ctx.remove(c, STRUCTURE, "outside-cells", "inside a table but outside its cells")
 
