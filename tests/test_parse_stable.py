@@ -151,3 +151,25 @@ def test_a_link_inside_a_link_becomes_a_span() -> None:
     parse_stable(ctx, root)
     assert inner.tag == "span" and not inner.attrs
     assert not differences(root, include_self=False)
+
+
+def test_fuzz_pages_are_parse_stable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tag soup and mutated pages (``tests/security/fuzzer``, fixed seed): where the heading, link and
+    ``<pre>`` shapes were found."""
+    import random
+
+    from security.fuzzer import fuzz_case
+
+    found: list[dict[str, str]] = []
+
+    def checked(el: Element, include_self: bool = True) -> str:
+        found.append(differences(el, include_self))
+        return serialize(el, include_self=include_self)
+
+    monkeypatch.setattr(_extract_module, "serialize", checked)
+    rng = random.Random(2)
+    for _ in range(300):
+        page, url = fuzz_case(rng)
+        readwell.extract(page, url=url)
+    assert len(found) > 50
+    assert not [d for d in found if d]
