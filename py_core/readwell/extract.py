@@ -308,10 +308,13 @@ def _article_of(ctx: Context, opts: Options) -> _Article:
     sanitize_tree(ctx, work_root)
     t1 = time.perf_counter()
     # A list's items need their list: a root that is a list is rendered with its own tag (an ordered list
-    # keeps its numbers in HTML as it does in Markdown); any other root's tag is a wrapper.
+    # keeps its numbers in HTML as it does in Markdown), and so does a table's rows (a browser drops a row
+    # outside its table: ``sanitize.parse_stable``); any other root's tag is a wrapper.
     wanted = opts.formats
     html = (
-        bleach_final(serialize(work_root, include_self=work_root.tag in LIST_ROOT_TAGS))
+        bleach_final(
+            serialize(work_root, include_self=work_root.tag in LIST_ROOT_TAGS or work_root.tag == "table")
+        )
         if "html" in wanted
         else ""
     )

@@ -50,7 +50,7 @@ def escape_attr(s: str) -> str:
 def serialize(el: Element, include_self: bool = True) -> str:
     """Serialize ``el`` (iteratively)."""
     out: list[str] = []
-    # stack items: ("open", el, in_pre) | ("close", tag) | ("text", str)
+    # stack items: ("el", node, in_pre) | ("close", tag, in_pre)
     stack: list[tuple] = []
     if include_self:
         stack.append(("el", el, False))
@@ -61,8 +61,10 @@ def serialize(el: Element, include_self: bool = True) -> str:
         item = stack.pop()
         if item[0] == "close":
             out.append(f"</{item[1]}>")
-            if item[1] in BLOCKS_NEWLINE:
-                out.append("\n")  # a newline between blocks; text and attribute values are never rewritten
+            if item[1] in BLOCKS_NEWLINE and not item[2]:
+                # a newline between blocks (inside a <pre> it would be text); text and attribute values are
+                # never rewritten
+                out.append("\n")
             continue
         node, in_pre = item[1], item[2]
         if isinstance(node, Text):
@@ -77,7 +79,7 @@ def serialize(el: Element, include_self: bool = True) -> str:
             out.append(f"<{node.tag}>")
         if node.tag in VOID:
             continue
-        stack.append(("close", node.tag))
+        stack.append(("close", node.tag, in_pre))
         pre = in_pre or node.tag == "pre"
         for c in reversed(node.children):
             stack.append(("el", c, pre))

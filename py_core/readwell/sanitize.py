@@ -30,7 +30,7 @@ from bleach._vendor.html5lib import constants as html5lib_constants
 from bleach._vendor.html5lib.treewalkers import base as walker_base  # type: ignore[import-not-found]
 from bleach._vendor.html5lib.treewalkers import etree as walker_etree
 
-from .context import ALLOWLIST, Context
+from .context import ALLOWLIST, STRUCTURE, Context
 from .dom import HTML_NS, MATH_NS, Element, Text
 from .measure import VIDEO_MARK
 from .render_html import strip_controls
@@ -214,7 +214,10 @@ def sanitize_tree(ctx: Context, root: Element) -> Element:
     for el in maths:
         if el.parent is not None and not el.text().strip():
             ctx.remove(el, ALLOWLIST, "math", "MathML with no text left after cleaning")
+    shaped: list[Element] = []  # for parse_stable, collected on this walk
     for el in root.iter():
+        if el.tag in _SHAPED:
+            shaped.append(el)
         for c in el.children:  # (every text node of the tree, as the text of its parent)
             if c.__class__ is Text:
                 c.data = strip_controls(c.data)
@@ -235,8 +238,103 @@ def sanitize_tree(ctx: Context, root: Element) -> Element:
     root.attrs = {
         k: v for k, v in root.attrs.items() if k in ("lang", "dir") and clean_attr("div", k, v) is not None
     }
+    parse_stable(ctx, root, shaped)
     ctx.stage = ""
     return root
+
+
+# The allowed tags whose start tag closes an open <p> (html5lib's and the standard's in-body rules, standards
+# mode: the paragraph closers, headings, pre, list items, table, hr).
+P_CLOSERS = frozenset(
+    "blockquote details div dl figcaption figure ol p summary ul h1 h2 h3 h4 h5 h6 pre li dd dt table "
+    "hr".split()
+)
+# A table part and the parents the table rules keep it in (anywhere else the parser drops its tag).
+TABLE_PARENTS: dict[str, frozenset[str]] = {
+    "caption": frozenset({"table"}),
+    "colgroup": frozenset({"table"}),
+    "thead": frozenset({"table"}),
+    "tbody": frozenset({"table"}),
+    "tfoot": frozenset({"table"}),
+    "tr": frozenset({"thead", "tbody", "tfoot", "table"}),  # (in a table: the parser adds its tbody)
+    "td": frozenset({"tr"}),
+    "th": frozenset({"tr"}),
+    "col": frozenset({"colgroup"}),
+}
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+# The tags parse_stable looks at: the rest of the tree passes untouched
+_SHAPED = P_CLOSERS | TABLE_PARENTS.keys() | {"colgroup", "a"}
+# What the table rules keep inside each table element (anything else, and text, is moved out before the table)
+TABLE_CHILDREN: dict[str, frozenset[str]] = {
+    "table": frozenset({"caption", "colgroup", "thead", "tbody", "tfoot", "tr"}),
+    "thead": frozenset({"tr"}),
+    "tbody": frozenset({"tr"}),
+    "tfoot": frozenset({"tr"}),
+    "tr": frozenset({"td", "th"}),
+    "colgroup": frozenset({"col"}),
+}
+
+
+def parse_stable(ctx: Context, root: Element, shaped: list[Element] | None = None) -> None:
+    """Reshape ``root`` in place so that an HTML parser rebuilds it from our serialization.
+
+    Why: a browser showing ``content_html`` re-parses it, and the parsing algorithm restructures some shapes
+    our stages and the page can leave: a block inside a ``<p>`` closes the paragraph (the block moves out and
+    an empty ``<p></p>`` follows it), a table cell or row outside its table loses its tag, content inside a
+    table but outside its cells is moved out before the table. So a ``<p>`` holding a block becomes a
+    ``<div>``, a stray table part (a root that was a cell or a row, whose own tag is not serialized,
+    included) becomes a ``<div>``: the text and Markdown renderers read both as blocks of their children.
+    A heading right inside a heading (which would close it) becomes a ``<span>`` (a heading's text is read
+    inline), a link inside a link (an ``<a>`` start tag closes the open one) a ``<span>``, and the
+    newlines that start a ``<pre>`` go (the parser drops the first; both renderers
+    strip them).
+    Content in a table outside its cells (an undecided table inside a layout table, whose rows and cells
+    normalize_output's layout step made blocks) is removed, logged: the text and Markdown tables read only
+    cells, so it was never in them, and a browser showed it out of place. ``tests/test_parse_stable.py``
+    re-parses every fixture's output to check this. ``shaped``: the elements of ``root`` whose tag is in
+    ``_SHAPED``, in document order (``sanitize_tree`` collects them on its own walk)."""
+    if root.tag in TABLE_PARENTS:
+        root.tag = "div"  # a wrapper: its children are serialized without it
+    if shaped is None:
+        shaped = [e for e in root.iter() if e.tag in _SHAPED]
+    for el in shaped:  # in document order: a parent is settled before its children
+        tag = el.tag
+        if tag == "a":
+            kids = el.children  # (most links hold one text)
+            if len(kids) > 1 or (kids and kids[0].__class__ is Element):
+                for inner in el.iter(include_self=False):
+                    if inner.tag == "a":  # an <a> start tag closes the open one: the inner link is its text
+                        inner.tag = "span"
+                        inner.attrs = {k: v for k, v in inner.attrs.items() if k in GLOBAL_ATTRS}
+            continue
+        if el is not root:
+            parent = el.parent
+            if tag in _HEADINGS and parent is not None and parent.tag in _HEADINGS:
+                el.tag = tag = "span"  # a heading start tag closes the heading it is right inside
+            elif tag == "pre" and el.children and isinstance(el.children[0], Text):
+                first = el.children[0]  # (a newline right after <pre> is dropped; renderers strip them)
+                first.data = first.data.lstrip("\n")
+            if tag in P_CLOSERS:  # the nearest block around it (through inline elements) must not be a <p>
+                up = parent
+                while up is not None and up is not root and up.tag not in P_CLOSERS:
+                    up = up.parent
+                if up is not None and up is not root and up.tag == "p":
+                    up.tag = "div"
+            parents = TABLE_PARENTS.get(tag)
+            if parents is not None and (parent is None or parent.tag not in parents):
+                el.tag = tag = "div"
+                if el.attrs:
+                    el.attrs = {k: v for k, v in el.attrs.items() if k in GLOBAL_ATTRS}
+        allowed = TABLE_CHILDREN.get(tag)
+        if allowed is not None:
+            for c in [
+                c
+                for c in el.children
+                if (
+                    c.tag not in allowed if isinstance(c, Element) else isinstance(c, Text) and c.data.strip()
+                )
+            ]:
+                ctx.remove(c, STRUCTURE, "outside-cells", "inside a table but outside its cells")
 
 
 def _holds_prose(form: Element) -> bool:
