@@ -459,3 +459,52 @@ def test_byline_start_is_the_start_of_byline_text() -> None:
         norm = " ".join(text.split())
         full = BYLINE_TEXT.match(norm) is not None
         assert not full or BYLINE_START.match(norm[:BYLINE_START_CHARS]), text
+
+
+def test_byline_line_candidates_hold_every_line_that_starts_like_a_byline() -> None:
+    """``body_byline``'s second walk asks only ``_line_candidates``: every block whose normalized text starts
+    with a byline word must be among them, in document order (a superset: the walk asks each one again).
+    On every fixture and on random trees of short texts split across elements, blanks, scripts and the
+    characters ``re.I`` folds specially."""
+    import fixturelib
+    from readwell.metadata.body import BYLINE_LINE_TAGS, BYLINE_START, BYLINE_START_CHARS, _line_candidates
+
+    def check(html: str) -> int:
+        body = parse_html(html).body
+        order = {id(e): i for i, e in enumerate(body.iter())}
+        cands = _line_candidates(body)
+        assert [order[id(e)] for e in cands] == sorted(order[id(e)] for e in cands)  # document order
+        got = {id(e) for e in cands}
+        want = [
+            e
+            for e in body.iter(include_self=False)
+            if e.tag in BYLINE_LINE_TAGS and BYLINE_START.match(e.text_start(BYLINE_START_CHARS))
+        ]
+        assert all(id(e) in got for e in want), html[:200]
+        return len(want)
+
+    found = sum(check(f.data.decode("utf-8", "replace")) for f in fixturelib.all_fixtures())
+    pieces = ["By", "by ", "B", "y", " ", "\n", "\xa0", "Ann"] + [
+        "door ",
+        "DI",
+        "dı ",
+        "av\t",
+        "par",
+        "x",
+        "Home ",
+        "",
+    ]
+    tags = ["p", "span", "div", "a", "em", "b", "script", "style", "li"]
+    rng = random.Random(7)
+    for _ in range(3000):
+        html = []
+        for _ in range(rng.randint(1, 8)):
+            r = rng.random()
+            if r < 0.5:
+                html.append(rng.choice(pieces))
+            elif r < 0.75:
+                html.append(f"<{rng.choice(tags)}>")
+            else:
+                html.append(f"</{rng.choice(tags)}>")
+        found += check("<body>" + "".join(html) + "</body>")
+    assert found > 100  # the trees do hold byline starts

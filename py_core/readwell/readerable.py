@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .dom import Document, Element, Text
+from .dom import Document, Element, Node, Text
 from .measure import Stat, measure, text_measures
 from .signals import SKIP_TAGS, UNLIKELY_BY_TAG, UNLIKELY_TAGS, is_unlikely
 from .textstats import BLOCK_TAGS
@@ -53,9 +53,13 @@ def readerable_of(
         stats = measure(body)
     body_units = stats[body.nid].units
     per_container: dict[int, int] = {}
-    stack: list[Element] = [body]
+    # Children are pushed whole (last first, as before) and text nodes skipped when popped: the same elements
+    # in the same order, without a filtered list per element.
+    stack: list[Node] = [body]
     while stack:
         el = stack.pop()
+        if el.__class__ is not Element:
+            continue
         tag = el.tag
         if tag in SKIP_TAGS or tag in UNLIKELY_TAGS:
             continue
@@ -77,7 +81,7 @@ def readerable_of(
         loose = _loose_text(el)
         if loose >= MIN_BLOCK_UNITS:
             per_container[el.nid] = per_container.get(el.nid, 0) + loose
-        stack.extend([c for c in el.children if isinstance(c, Element)])
+        stack.extend(el.children)
     score = sum(math.sqrt(total - 140) for total in per_container.values() if total > 140)
     one_block = max(per_container.values(), default=0) >= ONE_BLOCK_UNITS
     return Readerable(score >= threshold or one_block, round(score, 2))
@@ -87,13 +91,16 @@ _NOT_LOOSE = BLOCK_TAGS | SKIP_TAGS | {"a"}
 
 
 def _loose_text(el: Element) -> int:
-    """Units of sentence text written directly in a container that also holds blocks (links not counted)."""
+    """Units of sentence text written directly in a container that also holds blocks (links not counted).
+
+    Asked of every container the verdict's walk enters: most hold only blocks and white space between
+    them, which has no units (``text_units`` of white space is 0), so that answer is not looked up."""
     parts: list[str] = []
     for c in el.children:
-        if isinstance(c, Text):
+        if c.__class__ is Text:
             parts.append(c.data)
         elif (
-            isinstance(c, Element)
+            c.__class__ is Element
             and c.tag not in _NOT_LOOSE
             and not (c.children and any(e.tag in _NOT_LOOSE for e in c.iter(include_self=False)))
         ):
@@ -101,6 +108,8 @@ def _loose_text(el: Element) -> int:
     if not parts:
         return 0
     text = " ".join(parts)
+    if text.isspace():
+        return 0
     units, marks = text_measures(text)  # text_units and clause_marks, remembered for short strings
     return units if units and marks >= 1 else 0
 
