@@ -483,7 +483,11 @@ PARTIAL_RULES: tuple[Rule[frozenset[str]], ...] = (
     Rule("ticker", frozenset({"breakingnews", "marquee", "newsticker", "ticker"}), "news ticker"),
     Rule(
         "author-bio",
-        frozenset({"aboutauthor", "author", "authorbio", "authorbox", "bio"}),
+        # "authorinfo" is the one joined form of a rule word that names only boilerplate on the five sets (bio
+        # boxes, a byline list, a comment form's name fields: 68 kept shingles, none gold); other joined forms
+        # name the article's own containers ("commentbody", "sidebars", "pageheader", "authored"), see the
+        # README's class-name section, so tokens are not split into dictionary words.
+        frozenset({"aboutauthor", "author", "authorbio", "authorbox", "authorinfo", "bio"}),
         "author bio box",
         _unless_essay_or_attribution,
     ),
