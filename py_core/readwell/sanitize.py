@@ -34,7 +34,7 @@ from .context import ALLOWLIST, STRUCTURE, Context
 from .dom import HTML_NS, MATH_NS, Element, Text
 from .measure import VIDEO_MARK
 from .render_html import strip_controls
-from .textstats import text_units
+from .textstats import HEADINGS, text_units
 from .thresholds import PROSE_MIN_UNITS
 from .urls import is_safe_url, split_srcset
 
@@ -261,7 +261,6 @@ TABLE_PARENTS: dict[str, frozenset[str]] = {
     "th": frozenset({"tr"}),
     "col": frozenset({"colgroup"}),
 }
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # The tags parse_stable looks at: the rest of the tree passes untouched
 _SHAPED = P_CLOSERS | TABLE_PARENTS.keys() | {"colgroup", "a"}
 # What the table rules keep inside each table element (anything else, and text, is moved out before the table)
@@ -309,7 +308,7 @@ def parse_stable(ctx: Context, root: Element, shaped: list[Element] | None = Non
             continue
         if el is not root:
             parent = el.parent
-            if tag in _HEADINGS and parent is not None and parent.tag in _HEADINGS:
+            if tag in HEADINGS and parent is not None and parent.tag in HEADINGS:
                 el.tag = tag = "span"  # a heading start tag closes the heading it is right inside
             elif tag == "pre" and el.children and isinstance(el.children[0], Text):
                 first = el.children[0]  # (a newline right after <pre> is dropped; renderers strip them)
