@@ -11,6 +11,7 @@ characters and are valid UTF-8 (see :func:`utf8_evidence`), then ``<meta charset
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from typing import Any
@@ -243,20 +244,26 @@ def _html5lib_parse(data: Any, **kwargs: Any) -> Any:
 
 
 PARSERS = ("auto", "fast", "html5lib")
-_fast_parse: Any = None
 
 
+def parser_choice(parser: str | None = None) -> str:
+    """The parser asked for: ``parser``, else the ``READWELL_PARSER`` environment variable, else "auto".
+
+    One reading of the setting for the tree's parse and bleach's re-parse (sanitize.bleach_final), so
+    "html5lib" keeps lexbor out of both (the pure-Python path, as on Pyodide)."""
+    return parser or os.environ.get("READWELL_PARSER") or "auto"
+
+
+@functools.cache
 def fast_parser() -> Any:
-    """lexbor's ``parse_html_fast`` when ``readwell[fast]`` is installed (CPython), else None (Pyodide)."""
-    global _fast_parse
-    if _fast_parse is None:
-        try:
-            from .parse_fast import parse_html_fast
-        except ImportError:
-            _fast_parse = False
-        else:
-            _fast_parse = parse_html_fast
-    return _fast_parse or None
+    """lexbor's ``parse_html_fast`` when ``readwell[fast]`` is installed (CPython), else None (Pyodide).
+
+    Cached, absence included: the import is tried once per process."""
+    try:
+        from .parse_fast import parse_html_fast
+    except ImportError:
+        return None
+    return parse_html_fast
 
 
 def parse_html(
@@ -266,7 +273,7 @@ def parse_html(
 
     ``parser``: "fast" (lexbor, ``readwell[fast]``; same tree, see parse_fast.py), "html5lib", or "auto"
     (default, also from the ``READWELL_PARSER`` environment variable): fast when installed."""
-    choice = parser or os.environ.get("READWELL_PARSER") or "auto"
+    choice = parser_choice(parser)
     if choice not in PARSERS:
         raise InputError(f"unknown parser {choice!r}: use one of {', '.join(PARSERS)}")
     with gc_pause.paused():  # the tree is allocated here (see gc_pause)

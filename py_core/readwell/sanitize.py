@@ -19,7 +19,7 @@ integration point, which is where mutation XSS lives (``tests/security`` re-pars
 from __future__ import annotations
 
 import copy
-import os
+import functools
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -33,6 +33,7 @@ from bleach._vendor.html5lib.treewalkers import etree as walker_etree
 from .context import ALLOWLIST, STRUCTURE, Context
 from .dom import HTML_NS, MATH_NS, Element, Text
 from .measure import VIDEO_MARK
+from .parse import parser_choice
 from .render_html import strip_controls
 from .textstats import HEADINGS, text_units
 from .thresholds import PROSE_MIN_UNITS
@@ -598,26 +599,22 @@ class _LexborParser:
 _LEXBOR_CLEANER = copy.copy(_CLEANER)
 _LEXBOR_CLEANER.parser = _LexborParser()  # type: ignore[assignment]
 _LEXBOR_CLEANER.walker = iter  # type: ignore[assignment]
-_lexbor: Any = None
 
 
+@functools.cache
 def _lexbor_module() -> Any:
-    """``bleach_fast`` when the fast extra is installed (CPython), else None."""
-    global _lexbor
-    if _lexbor is None:
-        try:
-            from . import bleach_fast
-        except ImportError:
-            _lexbor = False
-        else:
-            _lexbor = bleach_fast
-    return _lexbor or None
+    """``bleach_fast`` when the fast extra is installed (CPython), else None; the import is tried once."""
+    try:
+        from . import bleach_fast
+    except ImportError:
+        return None
+    return bleach_fast
 
 
 def _lexbor_route() -> Any:
-    """``bleach_fast`` unless it is not installed or ``READWELL_PARSER`` is "html5lib" (the pure-Python path,
+    """``bleach_fast`` unless it is not installed or the parser setting is "html5lib" (the pure-Python path,
     as on Pyodide: no lexbor anywhere), else None."""
-    if os.environ.get("READWELL_PARSER") == "html5lib":
+    if parser_choice() == "html5lib":
         return None
     return _lexbor_module()
 
