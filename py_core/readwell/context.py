@@ -16,6 +16,7 @@ from .dom import Document, Element, Node, Text
 from .measure import Stat, measure, remeasure
 from .metadata import Metadata
 from .options import Options
+from .thresholds import DATA_TABLE_MIN_ROWS, DATA_TABLE_WORDED_CELLS
 
 # Rule kinds used in log entries.
 EXACT = "exact-selector"
@@ -405,6 +406,23 @@ def _data_table(table: Element) -> bool:
         if e.tag == "tr":
             rows += 1
             cols = max(cols, sum(1 for c in e.element_children if c.tag in ("td", "th")))
-    if rows >= 10 or cols > 4:
-        return True
-    return rows * cols > 10
+    if not (rows >= 10 or cols > 4 or rows * cols > 10):
+        return False
+    return rows >= DATA_TABLE_MIN_ROWS and _cells_hold_data(table)
+
+
+def _cells_hold_data(table: Element) -> bool:
+    """Enough of the non-empty cells have words outside links (``DATA_TABLE_WORDED_CELLS``): a grid of
+    teaser, archive or glossary links is navigation drawn as a table, not data, and gets no protection."""
+    filled = with_words = 0
+    for cell in table.iter(include_self=False):
+        if cell.tag not in ("td", "th"):
+            continue
+        words = cell.text().split()
+        if not words:
+            continue
+        filled += 1
+        linked = sum(len(a.text().split()) for a in cell.iter(include_self=False) if a.tag == "a")
+        if len(words) > linked:
+            with_words += 1
+    return filled > 0 and with_words >= DATA_TABLE_WORDED_CELLS * filled

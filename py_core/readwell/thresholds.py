@@ -57,6 +57,14 @@ PHRASE_CONTEXT_MARKS = 1  # ... when it has a comma or sentence end (share rows 
 SENTENCE_SPAN_MIN_UNITS = 20  # a <p>'s sentence in a <span> has this much text outside links (credits: less)
 BIO_BOX_MAX_UNITS = 600  # an author box is short; a longer block named "author" is an essay about them
 
+# --- data or layout table (context._data_table, after Readability's size test) ------------------------------
+# A table without data markup (caption, th, thead, summary) that Readability's size test calls data is
+# protected from the removal stages. It is data only with this many rows (one row of cells is a tool bar:
+# "Email | Print | Text size") and when this share of its non-empty cells has words outside links (a grid of
+# teaser, archive or glossary links is navigation drawn as a table). l3s-gn1 +0.0006 (10 pages up, 1 down).
+DATA_TABLE_MIN_ROWS = 2
+DATA_TABLE_WORDED_CELLS = 0.5
+
 # --- tiny media (rules.TINY_RULES) --------------------------------------------------------------------------
 PIXEL_MAX = 2  # px: an image this small in both directions (or one, with a tracker URL) shows nothing
 ICON_MAX = 48  # px: an image within 48×48 named or sourced as an icon is decoration, not content
