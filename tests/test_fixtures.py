@@ -227,6 +227,18 @@ def test_backlinks_of_a_note_cited_twice_are_not_references() -> None:
     assert md.count("[^1]") == 4 and "as in the survey of note [^1]." in md
 
 
+def test_nested_table_rows_read_once() -> None:
+    """A data table whose cells hold tables: the inner rows are their cell's content, read once (they were
+    read again as rows of the outer table, and the inner GFM table's pipes split the outer row)."""
+    r = fixture_result("quality--data-table-with-nested-tables")
+    for key in ("markdown", "text"):
+        assert getattr(r, key).count("Gauge B") == 1, key
+    assert "| --- | --- |\n| North pier Gauge A" in r.markdown and r.markdown.count("---") == 2  # one table
+    # look-alike: two tables one after the other keep every row as a row of its own table
+    md = fixture_result("quality--data-table-with-nested-tables-lookalike").markdown
+    assert "| North pier | 4.2 m |\n| South pier | 3.9 m |" in md and "| Gauge C | South pier |" in md
+
+
 def test_docusaurus_callout_title_not_repeated() -> None:
     md = fixture_result("stage-callouts--docusaurus-admonition").markdown
     assert "> [!WARNING]" in md and "> [!TIP]" in md

@@ -293,6 +293,13 @@ def test_sources_order(head: str, field: str, value: str | None) -> None:
             "| a | b |\n| --- | --- |\n| `x\\|y` | 2 |",
             "a\tb\n\nx|y\t2",  # one row per paragraph
         ),
+        # a table in a cell: read once, as its cell's text (GFM has no nested tables)
+        (
+            "<table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td><table><tr><td>x</td><td>y|</td></tr>"
+            "<tr><td>z</td></tr></table></td></tr></table>",
+            "| k | v |\n| --- | --- |\n| a | x y\\| z |",
+            "k\tv\n\na\tx\ty| z",
+        ),
         ("<dl><dt>Term</dt><dd>Def</dd></dl>", "**Term**\n\nDef", "Term\n\nDef"),
         # text straight inside a list or <dl> (no <li>/<dt>): a paragraph between the items, not dropped
         ("<ul>bare <b>x</b><li>a</li>tail</ul>", "bare **x**\n\n- a\n\ntail", "bare x\n\na\n\ntail"),

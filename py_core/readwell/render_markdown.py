@@ -276,6 +276,11 @@ class Markdown:
         lines += ["| " + " | ".join(r) + " |" for r in body]
         return ["\n".join(lines)]
 
+    def nested_table_layout(self, rows: list[list[str]]) -> list[str]:
+        """A table inside a table cell: GFM cells hold no tables (their pipes would split the outer row), so
+        its cells' text, row after row, separated by spaces."""
+        return [" ".join(c for r in rows for c in r if c)]
+
     # --- structures shared by both formats --------------------------------------------------------------
     def definitions(self, el: Element) -> list[str]:
         out: list[str] = []
@@ -350,13 +355,15 @@ class Markdown:
             cap = [_tidy_inline(self.inline(caption))] if caption is not None and has_cap else []
         finally:
             self.in_table = outer
-        return cap + self.table_layout(rows) if rows else []
+        if not rows:
+            return []
+        return cap + (self.nested_table_layout(rows) if outer else self.table_layout(rows))
 
     def _table_rows(self, el: Element) -> list[list[str]]:
+        """The table's own rows (its ``<tr>``s and those of its row groups): a table nested in a cell is that
+        cell's content, read once with it, not a second time as rows of the outer table."""
         rows: list[list[str]] = []
-        for tr in el.iter(include_self=False):
-            if tr.tag != "tr":
-                continue
+        for tr in _own_rows(el):
             cells = [c for c in tr.element_children if c.tag in ("td", "th")]
             if not cells:
                 continue
@@ -432,6 +439,18 @@ class PlainText(Markdown):
 
     def table_layout(self, rows: list[list[str]]) -> list[str]:
         return ["\t".join(r) for r in rows]
+
+    def nested_table_layout(self, rows: list[list[str]]) -> list[str]:
+        return self.table_layout(rows)
+
+
+def _own_rows(table: Element) -> Iterator[Element]:
+    """The ``<tr>`` children of a table and of its ``<thead>``/``<tbody>``/``<tfoot>``, in document order."""
+    for child in table.element_children:
+        if child.tag == "tr":
+            yield child
+        elif child.tag in ("thead", "tbody", "tfoot"):
+            yield from (tr for tr in child.element_children if tr.tag == "tr")
 
 
 def _title_of(el: Element) -> str:
