@@ -56,6 +56,12 @@ PHRASE_SIBLINGS_MAX = 2_000  # ... in a block of at most this many children (mor
 PHRASE_CONTEXT_MARKS = 1  # ... when it has a comma or sentence end (share rows and date lines have none)
 SENTENCE_SPAN_MIN_UNITS = 20  # a <p>'s sentence in a <span> has this much text outside links (credits: less)
 BIO_BOX_MAX_UNITS = 600  # an author box is short; a longer block named "author" is an essay about them
+# remove_by_pattern's repeated-block rule spares a later copy that is a paragraph of the article's flow (a <p>
+# whose parent holds this many <p>s) when the first copy is not: a lead first printed as a photo caption or a
+# video's dek, items quoted one by one before the whole list is pasted. The page prints the text twice and the
+# golds keep both (l3s-gn1, dragnet-dev, cleanportaleval). A slideshow's captions (a caption block a slide)
+# and a second copy of the article's paragraphs (first copy in a flow too) still go.
+REPEATED_FLOW_MIN_PARAGRAPHS = 3
 
 # --- data or layout table (context._data_table, after Readability's size test) ------------------------------
 # A table without data markup (caption, th, thead, summary) that Readability's size test calls data is

@@ -34,6 +34,7 @@ from ..thresholds import (
     BYLINE_LINE_MAX_WORDS,
     NOTICE_MIN_BEFORE_UNITS,
     NOTICE_TAIL_MAX_UNITS,
+    REPEATED_FLOW_MIN_PARAGRAPHS,
     START_LINES,
     START_PROSE_UNITS,
     TEASER_TAIL_LINK_DENSITY,
@@ -298,7 +299,13 @@ def run(ctx: Context) -> None:
                     if len(text) > MAX_PATTERN_BLOCK:
                         text = normalize_space(el.text())  # leaf blocks are disjoint: joined once each
                     first = seen.get(text)
-                    if first is not None and first.parent is not el.parent and not same_item_slot(first, el):
+                    if (
+                        first is not None
+                        and first.parent is not el.parent
+                        and not same_item_slot(first, el)
+                        # a caption's, dek's or quote's text printed again in the article's flow is read there
+                        and not (_in_paragraph_flow(el) and not _in_paragraph_flow(first))
+                    ):
                         # a slideshow repeats captions in separate slides; identical steps in one list stay
                         found.append(
                             (el, "repeated-block", "the same text already appears earlier in the article")
@@ -317,6 +324,20 @@ def run(ctx: Context) -> None:
     if byline:
         remove_byline_line_at_start(ctx, root, byline)
     remove_timestamp_lines_at_start(ctx, root)
+
+
+def _in_paragraph_flow(el: Element) -> bool:
+    """A ``<p>`` among its parent's paragraphs (``REPEATED_FLOW_MIN_PARAGRAPHS``): a paragraph of a text's
+    flow, not a caption, a dek or a one-paragraph quote."""
+    if el.tag != "p" or el.parent is None:
+        return False
+    paragraphs = 0
+    for c in el.parent.children:
+        if isinstance(c, Element) and c.tag == "p":
+            paragraphs += 1
+            if paragraphs >= REPEATED_FLOW_MIN_PARAGRAPHS:
+                return True
+    return False
 
 
 _HEADING_LIKE = frozenset({"h2", "h3", "h4", "h5", "h6", "p", "div", "strong", "b", "span", "dt"})
