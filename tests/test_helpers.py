@@ -411,7 +411,7 @@ def test_sourceless_images_are_not_an_image_grid(img: str, text_days: int, grid:
     ],
 )
 def test_thread_start(html: str, kind: str | None) -> None:
-    from readwell.stages.remove_by_selector import thread_start
+    from readwell.signals import thread_start
 
     root = parse_html(f"<html><body><main>{html}</main></body></html>").body
     el = next(e for e in root.iter() if e.tag == "main").element_children[0]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import fixturelib
 import pytest
-from readwell.context import Context
+from readwell.context import ROOT_BEST, Context
 from readwell.extract import make_options, run_pipeline
 from readwell.parse import parse_html
 from readwell.stages import select_root
@@ -70,3 +70,22 @@ def test_selector_pruning_has_its_own_kind() -> None:
     ctx = run_pipeline(parse_html(fx.data), make_options(fx.url, fx.options))
     kinds = {e.kind for e in ctx.log if e.stage == "select_root"}
     assert kinds == {"selector"}
+
+
+def test_sections_climb_is_left_for_the_trim() -> None:
+    """The sections climb leaves (candidate before it, wrapper) on the context: remove_low_score removes the
+    service boxes after the candidate inside the wrapper (``remove_low_score.trim_after_climb``)."""
+    ctx = _run("quality--service-boxes-after-sections-climb")
+    assert ctx.sections_climb is not None
+    cand, wrapper = ctx.sections_climb
+    assert cand.get("class") == "body" and wrapper.get("id") == "column" and ctx.root is wrapper
+    trimmed = [e for e in ctx.log if e.rule == "after-climbed-candidate"]
+    assert [e.stage for e in trimmed] == ["remove_low_score"] * 5
+
+
+def test_sections_climb_is_dropped_with_another_root() -> None:
+    """A retry's root (scoring's best element, inside the wrapper) leaves no climb to trim."""
+    fx = fixturelib.load(fixturelib.FIXTURES / "quality--service-boxes-after-sections-climb.html")
+    ctx = run_pipeline(parse_html(fx.data), make_options(fx.url, fx.options), root_choice=ROOT_BEST)
+    assert ctx.sections_climb is None
+    assert not any(e.rule == "after-climbed-candidate" for e in ctx.log)

@@ -119,6 +119,10 @@ class Context:
     # id of a lead player block select_root joined to the article: its text is the post's lead (the video's
     # description), so normalize_structures does not make it a photo caption (which plain text leaves out)
     lead: frozenset[int] = frozenset()
+    # (candidate, wrapper) when select_root's sections climb took the root from the candidate up to a
+    # wrapper holding more of the page's prose, and the root is that wrapper (or holds it): remove_low_score
+    # trims the service boxes that follow the candidate inside the wrapper (``trim_after_climb``)
+    sections_climb: tuple[Element, Element] | None = None
     origin: Document | None = None  # the untouched input: log paths point into it
     # ``list(doc.root.iter())`` as copied (``Document.copy``), kept only while nothing has changed the tree:
     # the first stages find what they work on in it instead of walking the page (see ``pipeline.run_stages``)

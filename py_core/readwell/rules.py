@@ -1166,7 +1166,7 @@ THREAD_HEADING = re.compile(
 THREAD_HEADING_BARE = re.compile(r"^comments$", re.I)
 # Evidence of a thread: items named as comments or replies, and short lines that are their author lines
 # ("Posted by: X", "X says:", "X wrote") or speak of comments; a short line holding a date is evidence too
-# (remove_by_selector.thread_evidence).
+# (signals.thread_evidence).
 THREAD_ITEM_TOKENS = frozenset(
     {"comment", "comments", "commentbody", "reply", "replies", "avatar", "vcard", "says", "permalink"}
 )

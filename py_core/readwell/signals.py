@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .dom import Element
+from .dom import NON_TEXT, Element, Node, Text, nodes_after, normalize_space
 from .measure import Stat
+from .metadata import normalize_date
+from .pattern_start import START_CHARS, may_match, start_test
 from .rules import (
     COMMENT_TOKENS,
     EXACT_RULES,
@@ -21,6 +23,11 @@ from .rules import (
     NEGATIVE_TOKENS,
     PARTIAL_RULES,
     POSITIVE_TOKENS,
+    THREAD_AUTHOR_LINE,
+    THREAD_HEADING,
+    THREAD_HEADING_BARE,
+    THREAD_ITEM_TOKENS,
+    THREAD_NAME_TOKENS,
     UNLIKELY_ROLES,
     UNLIKELY_TOKENS,
     Rule,
@@ -29,6 +36,7 @@ from .rules import (
     tokens_of,
 )
 from .selectors import Pred, SelectorIndex, compile_selector
+from .textstats import text_units
 from .thresholds import (
     ARTICLE_BODY_WEIGHT,
     ARTICLE_TAG_UNITS,
@@ -36,6 +44,12 @@ from .thresholds import (
     FORM_PROSE_PARAGRAPHS,
     HEADER_MAX_PARAGRAPHS,
     MOST_OF_PAGE,
+    THREAD_EMPTY_TAIL_UNITS,
+    THREAD_HEADING_MAX_UNITS,
+    THREAD_ITEM_SIBLINGS,
+    THREAD_LINE_MAX_CHARS,
+    THREAD_MIN_BEFORE_UNITS,
+    THREAD_MIN_ITEMS,
 )
 
 # Elements that never hold the article: not scored, not counted by the readerable check.
@@ -225,4 +239,171 @@ def match_partial(el: Element, st: Stat) -> Rule[frozenset[str]] | None:
     for rule in PARTIAL_RULES:
         if toks & rule.match and (rule.guard is None or not rule.guard(el, st)):
             return rule
+    return None
+
+
+# --- a comment thread closing the root (remove_by_selector, remove_low_score) -------------------------------
+# Elements that can be a thread's heading (an anchor's or a container's name counts whatever its tag).
+_THREAD_HEADING_TAGS = frozenset({"h2", "h3", "h4", "h5", "h6", "p", "div", "strong", "b", "span", "dt"})
+_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
+_NOT_EVIDENCE = NON_TEXT | {"pre", "code"}
+
+
+def _link_units(el: Element) -> int:
+    return sum(text_units(a.text()) for a in el.iter() if a.tag == "a" and a.get("href"))
+
+
+_HEADING_STRIP = " :»›"
+# A test of how THREAD_HEADING's text can start (``pattern_start``), and how many characters of a block are
+# read for it (the heading's start comes after any of _HEADING_STRIP; when too few are left, the whole
+# heading text is read)
+_THREAD_START = start_test(THREAD_HEADING)
+_LEAD_CHARS = START_CHARS + 8
+
+
+def _heading_text(el: Element) -> str:
+    return normalize_space(el.text()).strip(_HEADING_STRIP)
+
+
+def thread_start(el: Element) -> str | None:
+    """What makes ``el`` the start of a comment thread, or None: a heading whose whole text says so
+    ("12 Comments", "Leave a reply"; ``rules.THREAD_HEADING``), or an id or anchor name with a comment
+    token (``<a name="comments">``, ``<div id="comments">``). A link saying "3 Comments" in the byline row
+    points at the thread and is not its start: link text never counts, nor does anything inside a link."""
+    heading: str | None = None  # the heading's text, read once
+    if not (el.get("id") or el.get("name")):
+        # unnamed: only a heading saying so can start a thread (decided before the link counts)
+        if el.tag not in _THREAD_HEADING_TAGS:
+            return None
+        raw = el.text_start(_LEAD_CHARS)
+        lead = raw.lstrip(_HEADING_STRIP)  # the heading's start, when long enough or the whole text
+        if (len(lead) >= START_CHARS or len(raw) < _LEAD_CHARS) and not may_match(_THREAD_START, lead):
+            return None  # prose: its text is not joined to learn that it is no thread heading
+        heading = _heading_text(el)
+        if not THREAD_HEADING.match(heading):
+            return None
+    if el.tag == "a" and el.get("href") or any(a.tag == "a" and a.get("href") for a in el.ancestors()):
+        return None
+    units = text_units(el.text())
+    if units and _link_units(el) * 2 >= units:
+        return None
+    names = tokens_of(el.get("id") + " " + el.get("name"))
+    if names & THREAD_NAME_TOKENS:
+        return "thread name"
+    if names & COMMENT_TOKENS:
+        return "name"
+    if el.tag in _THREAD_HEADING_TAGS and units <= THREAD_HEADING_MAX_UNITS:
+        t = heading if heading is not None else _heading_text(el)
+        if THREAD_HEADING.match(t):
+            return "bare heading" if THREAD_HEADING_BARE.match(t) else "heading"
+    return None
+
+
+def thread_evidence(tail: list[Node]) -> int:
+    """Thread items in ``tail`` (counted up to ``THREAD_MIN_ITEMS``): elements named as comments or replies,
+    ``<time>`` stamps, a comment form, and short lines of an item's own text that are an author line
+    ("Posted by: X", "X says:"), speak of comments ("Comments are moderated") or hold a date."""
+    n = 0
+    for top in tail:
+        if not isinstance(top, Element) or top.tag in _NOT_EVIDENCE:
+            continue
+        stack = [top]
+        while stack:
+            e = stack.pop()
+            own = normalize_space(" ".join(c.data for c in e.children if isinstance(c, Text)))
+            if (
+                e.tag in ("time", "form", "textarea")
+                or tokens_of(e.get("class") + " " + e.get("id")) & THREAD_ITEM_TOKENS
+                or own
+                and len(own) <= THREAD_LINE_MAX_CHARS
+                and (THREAD_AUTHOR_LINE.search(own) or any(map(str.isdigit, own)) and normalize_date(own))
+            ):
+                n += 1
+                if n >= THREAD_MIN_ITEMS:
+                    return n
+            stack.extend(c for c in e.element_children if c.tag not in _NOT_EVIDENCE)
+    return n
+
+
+def _units(n: Node, stats: dict[int, Stat]) -> int:
+    if isinstance(n, Element):
+        st = stats.get(n.nid)
+        return st.units if st is not None else text_units(n.text())
+    return text_units(n.data) if isinstance(n, Text) else 0
+
+
+def _units_before(el: Element, root: Element, stats: dict[int, Stat]) -> int:
+    """Text units of the root before ``el`` (the preceding siblings of ``el`` and of its ancestors)."""
+    total = 0
+    cur: Element = el
+    while cur is not root and cur.parent is not None:
+        kids = cur.parent.children
+        total += sum(_units(n, stats) for n in kids[: kids.index(cur)])
+        cur = cur.parent
+    return total
+
+
+def _one_of_many_items(top: Element, core: frozenset[int]) -> bool:
+    """Along the best candidate's ancestors below ``top`` (``top`` included), one is an item of a list
+    of look-alike siblings (same tag, a class in common): the best paragraphs are one long comment."""
+    e: Element | None = top
+    while e is not None:
+        par = e.parent
+        if par is not None and e.classes:
+            mine = set(e.classes)
+            alike = sum(1 for c in par.element_children if c.tag == e.tag and mine & set(c.classes))
+            if alike >= THREAD_ITEM_SIBLINGS:
+                return True
+        e = next((c for c in e.element_children if c.nid in core), None)
+    return False
+
+
+def _sure_enough(start: Element, tail: list[Node], stats: dict[int, Stat]) -> bool:
+    """A start that is not sure by itself: thread items follow, or too little text for an article section
+    ("No comments yet", a form)."""
+    units = sum(_units(n, stats) for n in tail) + _units(start, stats)
+    if units < THREAD_EMPTY_TAIL_UNITS:
+        return True
+    inside = [c for c in start.children if c.__class__ is Element]
+    return thread_evidence([*inside, *tail]) >= THREAD_MIN_ITEMS
+
+
+def trailing_thread(
+    root: Element,
+    stats: dict[int, Stat],
+    core: frozenset[int],
+    is_protected: Callable[[Element], bool],
+) -> tuple[Element, str, list[Node]] | None:
+    """A comment thread closing the root, as (its start, what made it one, the nodes after it to the end of
+    the root), when the root also holds the article; else None. ``core``: ``Context.core`` (the paragraphs
+    scoring chose); ``is_protected``: ``Context.is_protected``. remove_by_selector removes it
+    (``remove_trailing_thread``), and remove_low_score's trim after a sections climb stops at it
+    (``trim_after_climb``).
+
+    Comments read as prose, so neither shape nor the "comments" token rule (whose guard keeps prose without
+    thread markup) removes a thread written as plain paragraphs under a "Comments" heading. The first start
+    in the root decides; it must come after an article (``THREAD_MIN_BEFORE_UNITS``: a byline row's "3
+    Comments" does not) and hold no paragraphs scoring chose, unless those are one comment among look-alike
+    items. Only a heading element saying so (``<h3>12 Comments</h3>``) or a thread's own name (``disqus``,
+    ``commentlist``) is enough; a bare "Comments" heading or a "comments" id is also a section title (a style
+    guide's "## Comments"), and the same words in a paragraph are a line of the text ("Leave a comment"):
+    those need thread items after them (``thread_evidence``), or so little text that no article section
+    can follow ("No comments yet" and a form).
+    """
+    for start, kind in ((e, k) for e in root.iter(include_self=False) if (k := thread_start(e))):
+        if is_protected(start):
+            continue
+        if start.nid in core or _units_before(start, root, stats) < THREAD_MIN_BEFORE_UNITS:
+            return None
+        tail = nodes_after(start, root)
+        best = next((n for n in tail if isinstance(n, Element) and n.nid in core), None)
+        if best is not None and not _one_of_many_items(best, core):
+            return None
+        if (
+            kind == "thread name"
+            or kind == "heading"
+            and start.tag in _HEADINGS
+            or _sure_enough(start, tail, stats)
+        ):
+            return start, kind, tail
     return None

@@ -25,7 +25,7 @@ from ..rules import (
     reads_as_prose,
 )
 from ..sanitize import ALLOWED_TAGS, DROP_TAGS
-from ..signals import class_weight, match_exact, match_partial
+from ..signals import class_weight, match_exact, match_partial, trailing_thread
 from ..textstats import BLOCK_TAGS, HEADINGS, headed_by_link, led_by_link, text_units
 from ..thresholds import (
     BEST_BODY_SHARE,
@@ -34,6 +34,9 @@ from ..thresholds import (
     PROSE_MIN_MARKS,
     PROSE_MIN_UNITS,
     SENTENCE_SPAN_MIN_UNITS,
+    SIBLING_PROSE_LINK_DENSITY,
+    SIBLING_PROSE_MARKS,
+    SIBLING_PROSE_UNITS,
     SOURCELESS_IMAGES_TEXT_UNITS,
 )
 
@@ -347,6 +350,7 @@ def run(ctx: Context) -> None:
                 s.headings -= st.headings
                 if anc is root:
                     break
+    trim_after_climb(ctx, root)
 
 
 def thumbnail_list(el: Element, st: Stat) -> bool:
@@ -463,3 +467,92 @@ def sentences_of_paragraph(el: Element, st: Stat) -> bool:
     if block is None or block.tag != "p":
         return False
     return normalize_space(el.text()).rstrip(_CLOSERS).endswith(_SENTENCE_END)
+
+
+AFTER_CLIMB_REASON = (
+    "after the article's block, inside the wrapper the sections climb took, "
+    "and not a continuation of its prose"
+)
+
+
+def trim_after_climb(ctx: Context, root: Element) -> None:
+    """Remove the service boxes that follow the article's block inside the wrapper select_root's sections
+    climb took as the root (``Context.sections_climb``).
+
+    The climb (``select_root._sections``) takes the root up from the candidate while the candidate holds
+    under ``PROSE_SHARE_TO_CLIMB`` of an ancestor's prose: the article split across sibling blocks. The
+    wrapper it reaches also holds what the template sets after the article: share and "more from" boxes,
+    newsletter asks, ad slots, reader comments, short link lists, job and product listings. What the shape
+    rules above leave of them goes here, at every level from the candidate up to the wrapper, unless it
+    continues the article (``continues_article``), is an ``<article>`` (or holds one), is named as
+    boilerplate (remove_by_selector's rules take it, and its trailing-thread cut needs it), is protected or
+    a data table, has no text (a picture is left to the media rules), or is a cell beside a candidate that is
+    itself a table cell. Blocks before the candidate (headline, byline, lead) are not touched, and the walk
+    stops at the comment thread that remove_by_selector will cut (``signals.trailing_thread``):
+    that cut takes the thread and everything after it, and needs the thread's heading and items to
+    recognise it (removing them here first left a long comment that reads as prose).
+
+    The cells beside a candidate cell are the row's other columns, not boxes after the article: a site
+    menu column beside the story cell is in readability-dev's gold (hukumusume 0.815 -> 0.476 without this
+    guard). It is fitted to that one page: keeping every cell beside any cell of the candidate's chain
+    lowered l3s-gn1 (four pages whose column of ads and station boxes follows the story's cell), so it
+    stays narrow."""
+    climb = ctx.sections_climb
+    if climb is None:
+        return
+    cand, wrapper = climb
+    chain: list[Element] = []  # the candidate and its ancestors below the wrapper
+    cur: Element | None = cand
+    while cur is not wrapper:
+        if cur is None:
+            return  # the candidate left the wrapper (replaced by an earlier stage)
+        chain.append(cur)
+        cur = cur.parent
+    if wrapper is not root and not any(a is root for a in wrapper.ancestors()):
+        return
+    stats = ctx.measure(root)
+    thread = trailing_thread(root, stats, ctx.core, ctx.is_protected)
+    for inner in chain:
+        parent = inner.parent
+        assert parent is not None
+        kids = parent.children
+        beside_cell = inner is cand and parent.tag == "tr"
+        for sib in kids[kids.index(inner) + 1 :]:
+            if sib.__class__ is not Element:
+                continue
+            assert isinstance(sib, Element)
+            if thread is not None and (sib is thread[0] or any(a is sib for a in thread[0].ancestors())):
+                return  # the comment thread remove_by_selector cuts, with everything after it
+            st = stats.get(sib.nid)
+            if st is None or st.units == 0 or (beside_cell and sib.tag in ("td", "th")):
+                continue
+            if sib.nid in ctx.core or sib.nid in ctx.lead or ctx.is_protected(sib):
+                continue
+            if sib.tag == "table" and ctx.table_kind(sib) == "data":
+                continue
+            if continues_article(sib, st) or holds_article(sib) or names_boilerplate(sib, st):
+                continue
+            ctx.remove(sib, SCORE, "after-climbed-candidate", AFTER_CLIMB_REASON)
+
+
+def continues_article(el: Element, st: Stat) -> bool:
+    """``el``, after the article's block, carries on its text: a section that reads as prose
+    (``reads_as_prose``), or a paragraph of its own (a ``<p>``, or a block whose own text runs carry
+    ``SIBLING_PROSE_UNITS``: a "continue reading" part written with ``<br>``s) that passes the sibling
+    step's prose test (``SIBLING_PROSE_UNITS`` of text, under ``SIBLING_PROSE_LINK_DENSITY`` links,
+    ``SIBLING_PROSE_MARKS`` clauses). A comment table, a job or product listing or a row of labels has
+    its text in cells and items, not in a paragraph of its own."""
+    if not reads_as_prose(st) and not (
+        st.units > SIBLING_PROSE_UNITS
+        and st.link_density < SIBLING_PROSE_LINK_DENSITY
+        and st.marks >= SIBLING_PROSE_MARKS
+    ):
+        return False
+    if el.tag == "p" or (st.paragraphs and reads_as_prose(st)):
+        return True
+    return sum(text_units(c.data) for c in el.children if isinstance(c, Text)) > SIBLING_PROSE_UNITS
+
+
+def holds_article(el: Element) -> bool:
+    """``el`` is or holds an ``<article>`` element: the page marks it as an article of its own."""
+    return el.tag == "article" or any(e.tag == "article" for e in el.iter(include_self=False))

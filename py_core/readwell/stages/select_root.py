@@ -424,6 +424,8 @@ def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None
         new = refine(top, sc)
         if new is not top and ctx is not None:
             ctx.note(name, new, f"candidate moved up from {ctx.path_of(top)}")
+            if name == "sections":
+                ctx.sections_climb = (top, new)
         top = new
     return top, sc, _siblings_to_join(top, sc)
 
@@ -624,6 +626,8 @@ def run(ctx: Context) -> None:
             ctx.note("retry-prose", top, "retry of a declined page: the runner-up holding an article's prose")
     elif top is not None and ctx.options.root_model:
         top, joined = _learned_root(ctx, body, sc, top, joined)
+    if ctx.sections_climb is not None and (top is None or not _holds(top, ctx.sections_climb[1])):
+        ctx.sections_climb = None  # a retry or the learned model chose another root: no climb to trim
     stats = sc.stats
     if sc.scores:
         best = top if ctx.root_choice == ROOT_PROSE and top is not None else sc.ranked()[0]
@@ -656,6 +660,11 @@ def run(ctx: Context) -> None:
         root = holder
     _prune_outside(ctx, root, "outside the content root", SCORE, "outside-root")
     ctx.root = root
+
+
+def _holds(el: Element, inner: Element) -> bool:
+    """``inner`` is ``el`` or inside it."""
+    return inner is el or any(a is el for a in inner.ancestors())
 
 
 def prose_runner_up(sc: Scoring, least: float) -> Element | None:
