@@ -1175,6 +1175,9 @@ THREAD_AUTHOR_LINE = re.compile(
     r"\b(comments?|commenters?)\b",
     re.I,
 )
+# A clock time in a comment's short head line ("11.06.12 at 11:06 am", "10:46 pm"): numeric dates that
+# ``normalize_date`` does not read still come with one (select_root's thread shape).
+THREAD_CLOCK = re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?![\d:])")
 # Names (id, anchor name) only comment threads and their forms carry: no article section is called so, so
 # they need no further evidence (a bare "comments" id is also a style guide's "## Comments" section).
 THREAD_NAME_TOKENS = frozenset(

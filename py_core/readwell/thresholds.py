@@ -49,6 +49,13 @@ THREAD_EMPTY_TAIL_UNITS = 200  # ... a thread without evidence only when this sh
 THREAD_ITEM_SIBLINGS = 3  # the best candidate inside a thread is one of this many look-alike items
 THREAD_LINE_MAX_CHARS = 100  # an author or date line of a comment is short
 THREAD_HEADING_MAX_UNITS = 160  # a heading saying "12 Comments" is short; longer is a text about comments
+# select_root: a candidate shaped like a comment thread (a run of look-alike items, each with a short dated
+# line of its own: "Name  November 3, 2012 at 10:46 am", a <time>) holds readers' comments, not the article,
+# whatever it is named: scoring is run again without it (find_root, _thread_runs).
+THREAD_SHAPE_MIN_ITEMS = 4  # dated items needed: two or three dated blocks are an article's sections
+THREAD_SHAPE_DATED_SHARE = 1 / 3  # share of the children that are dated items (a <dl> dates only its <dt>s)
+THREAD_SHAPE_MAX_ITEM_SHARE = 0.6  # no item holds more of the prose (else one dated article, not a thread)
+THREAD_HEAD_LEVELS = 6  # a commenter's head (name, date) sits this many levels into the item at most
 PHRASE_CONTEXT_UNITS = 60  # an inline element with this much sentence text around it is a phrase in prose ...
 PHRASE_BLOCK_MAX_NODES = 600  # a paragraph has fewer nodes; a bigger block is read only around the phrase
 PHRASE_LINE_MAX_NODES = 60  # a bigger block: a phrase's line is read from this many nodes each way ...

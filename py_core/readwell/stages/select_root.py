@@ -20,11 +20,13 @@ from ..context import BEST_SCORE_NOTE, ROOT_BEST, ROOT_PROSE, SCORE, SELECTOR, C
 from ..dom import Element, Node, Text, detach, normalize_space
 from ..errors import InputError
 from ..measure import Stat, measure, units_of
+from ..metadata import normalize_date
 from ..rules import (
     COMMENT_TOKENS,
     MAX_PATTERN_BLOCK,
     MAYBE_TOKENS,
     PROMO_TEXT,
+    THREAD_CLOCK,
     bio_headed,
     legal_notice,
     tokens_of,
@@ -74,6 +76,11 @@ from ..thresholds import (
     STRONG_MIN_COUNT,
     STRONG_RANKS,
     STRONG_SHARE,
+    THREAD_HEAD_LEVELS,
+    THREAD_LINE_MAX_CHARS,
+    THREAD_SHAPE_DATED_SHARE,
+    THREAD_SHAPE_MAX_ITEM_SHARE,
+    THREAD_SHAPE_MIN_ITEMS,
 )
 from ..video import PLAYER_TAGS
 
@@ -135,9 +142,12 @@ class Scoring:
         return [self.elements[n] for n in sorted(self.scores, key=lambda n: self.scores[n], reverse=True)]
 
 
-def score_candidates(body: Element, stats: dict[int, Stat] | None = None, title: str = "") -> Scoring:
+def score_candidates(
+    body: Element, stats: dict[int, Stat] | None = None, title: str = "", skip: frozenset[int] = frozenset()
+) -> Scoring:
     """Readability's paragraph-to-ancestor propagation, with prose units per element alongside; ``stats``
-    is ``measure(body)`` when the caller has it, ``title`` the page's title (see ``_bio_box``)."""
+    is ``measure(body)`` when the caller has it, ``title`` the page's title (see ``_bio_box``); elements in
+    ``skip`` are not scored (``_thread_runs``)."""
     title = normalize_space(title).lower()
     stats = measure(body) if stats is None else stats
     body_units = stats[body.nid].units
@@ -155,7 +165,7 @@ def score_candidates(body: Element, stats: dict[int, Stat] | None = None, title:
         if el.__class__ is not Element:
             continue
         tag = el.tag
-        if tag in SKIP_TAGS:
+        if tag in SKIP_TAGS or el.nid in skip:
             continue
         if el is not body:
             if el.attrs or el.layout is not None or tag in UNLIKELY_BY_TAG:
@@ -210,6 +220,78 @@ def score_candidates(body: Element, stats: dict[int, Stat] | None = None, title:
             scores[nid] -= weight * (1 - stats[nid].units / NAMED_CANDIDATE_MIN_UNITS)
         scores[nid] *= 1 - stats[nid].link_density
     return Scoring(scores, elements, stats, prose, body_elements)
+
+
+def _thread_runs(sc: Scoring) -> tuple[list[Element], frozenset[int]]:
+    """Candidates that hold a comment thread by its shape, not its name, and the items to leave out of a
+    second scoring: >= ``THREAD_SHAPE_MIN_ITEMS`` children that each open with a short dated line (a <time>,
+    a date, a clock time: the commenter's line), making at least ``THREAD_SHAPE_DATED_SHARE`` of the
+    children, with the prose spread over them (no child holds ``THREAD_SHAPE_MAX_ITEM_SHARE``). The children
+    from the second dated one on are left out: the first dated item and what precedes it stay (a forum's
+    opening post, a flat column's post before its comments; a <dl>'s first <dt> and <dd>). Only names kept a
+    thread out of scoring before (``comment`` tokens): a theme naming it otherwise ("responses", numbered
+    ids) let its dozens of paragraphs outscore the post."""
+    holders: list[Element] = []
+    skip: set[int] = set()
+    for nid, el in sc.elements.items():
+        total = sc.prose.get(nid, 0.0)
+        if total <= 0 or nid in skip:
+            continue
+        kids = el.element_children
+        if len(kids) < THREAD_SHAPE_MIN_ITEMS:
+            continue
+        if max(sc.prose.get(k.nid, 0.0) for k in kids) > THREAD_SHAPE_MAX_ITEM_SHARE * total:
+            continue
+        dated = [i for i, k in enumerate(kids) if _dated_head(k)]
+        if len(dated) < THREAD_SHAPE_MIN_ITEMS or len(dated) < THREAD_SHAPE_DATED_SHARE * len(kids):
+            continue
+        holders.append(el)
+        skip.update(k.nid for k in kids[dated[1] :])
+    return holders, frozenset(skip)
+
+
+_NOT_THREAD_ITEMS = frozenset({"p", "pre", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "figure"})
+_HEAD_ENDS = frozenset({"p", "pre", "blockquote", "ul", "ol", "table", "figure"})
+
+
+def _related(a: Element, b: Element) -> bool:
+    """One of ``a`` and ``b`` holds the other (or they are the same element)."""
+    return a is b or a in set(b.ancestors()) or b in set(a.ancestors())
+
+
+def _dated_head(item: Element) -> bool:
+    """``item``, a block that is not a paragraph, opens (before its first paragraph or long text, within
+    ``THREAD_HEAD_LEVELS``) with a commenter's head: a short dated line (a <time>, a date, a clock time) and
+    other words beside it, the commenter's name ("Name  November 3, 2012 at 10:46 am", "Name says:"). A live
+    blog's entry opens with its time alone; a paragraph that opens with its time ("11:05 AM - First round")
+    is a diary's entry."""
+    if item.tag in _NOT_THREAD_ITEMS:
+        return False
+    dated = named = False
+    stack: list[tuple[Node, int]] = [(c, 1) for c in reversed(item.children)]
+    while stack:
+        n, d = stack.pop()
+        if n.__class__ is Text:
+            own = normalize_space(n.data)
+            if not own:
+                continue
+            if len(own) > THREAD_LINE_MAX_CHARS:
+                break  # the comment's text: the head is over
+            if any(map(str.isdigit, own)) and (THREAD_CLOCK.search(own) or normalize_date(own)):
+                dated = True
+            elif any(map(str.isalpha, own)):
+                named = True
+            continue
+        assert isinstance(n, Element)
+        if n.tag in _HEAD_ENDS and (dated or n.tag != "p"):
+            break  # the comment's text (a <p> before the date is the head's line: "<p>Name <span>date")
+        if n.tag in SKIP_TAGS:
+            continue
+        if n.tag == "time":
+            dated = True
+        elif d < THREAD_HEAD_LEVELS:
+            stack.extend((c, d + 1) for c in reversed(n.children))
+    return dated and named
 
 
 def _legal_notice(el: Element, st: Stat) -> bool:
@@ -411,15 +493,38 @@ REFINEMENTS = Refinements(_split_article, _parent_container, _join_chunks, _sect
 
 def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None, Scoring, set[int]]:
     """Return (root candidate, scoring, ids of siblings to join); refinements are noted on ``ctx``."""
-    if ctx is None:
-        sc = score_candidates(body)
-    else:
-        sc = score_candidates(body, ctx.measure(body), ctx.meta.title or "")
+    title = ctx.meta.title or "" if ctx is not None else ""
+    sc = score_candidates(body) if ctx is None else score_candidates(body, ctx.measure(body), title)
     if not sc.scores:
         return None, sc, set()
+    threads: frozenset[int] = frozenset()
+    holders, skip = _thread_runs(sc)
+    if skip:
+        # Scored again without the threads' items after their first: when the best then changes and is
+        # outside every thread (a forum's opening post or a live blog's first entry, inside, keeps the whole
+        # thread as before; a thread the post outscores anyway changes nothing), the thread is a blog's
+        # comments, and none of it is scored, as a thread named so is not (its first item and its heading
+        # would give the page wrapper the prose to be climbed to).
+        again = score_candidates(body, sc.stats, title, skip)
+        best = again.ranked()[0] if again.scores else None
+        if best is not None and not any(_related(h, best) for h in holders):
+            if best is not sc.ranked()[0]:
+                threads = frozenset(h.nid for h in holders)
+                sc = score_candidates(body, sc.stats, title, threads)
+                if ctx is not None:
+                    for h in holders:
+                        ctx.note(
+                            "thread-shape", h, "a run of dated look-alike items: a comment thread, not scored"
+                        )
     top = sc.ranked()[0]
     if ctx is not None:
         ctx.note(BEST_SCORE_NOTE, top, f"best-scoring candidate ({sc.score(top):.1f})")
+    top = _refine(top, sc, ctx)
+    return top, sc, _siblings_to_join(top, sc) - threads  # a thread beside the post is not joined to it
+
+
+def _refine(top: Element, sc: Scoring, ctx: Context | None) -> Element:
+    """The refinements from the best-scoring element to the root candidate, each move noted on ``ctx``."""
     for name, refine in zip(Refinements._fields, REFINEMENTS, strict=True):
         new = refine(top, sc)
         if new is not top and ctx is not None:
@@ -427,7 +532,7 @@ def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None
             if name == "sections":
                 ctx.sections_climb = (top, new)
         top = new
-    return top, sc, _siblings_to_join(top, sc)
+    return top
 
 
 def _common_ancestor(a: Element, b: Element) -> Element | None:
