@@ -127,6 +127,7 @@ class Context:
     # In-place runs until select_root takes the facts (``take_facts``): the child lists, as the input had
     # them, of the elements whose children the stages before it changed (``keep_children``).
     _kept: dict[int, tuple[Element, list[Node]]] | None = None
+    _input_ids: int = 0  # in-place runs: the input's last node id (``doc.next_id`` before the stages)
     # ``list(doc.root.iter())`` as copied (``Document.copy``), kept only while nothing has changed the tree:
     # the first stages find what they work on in it instead of walking the page (see ``pipeline.run_stages``)
     copy_order: list[Element] | None = None
@@ -212,9 +213,11 @@ class Context:
     # --- in-place runs: the input seen through the changes made before select_root's first removal ---------
     def keep_children(self, el: Element | None) -> None:
         """Before a change to ``el``'s child list: keep the list the input had (in-place runs, until
-        ``take_facts``; the first change of each element only)."""
-        if self._kept is not None and el is not None and id(el) not in self._kept:
-            self._kept[id(el)] = (el, el.children[:])
+        ``take_facts``; the first change of each element of the input only: a new element, such as the
+        wrapper a noscript's content passes through, would claim the input's nodes as its children)."""
+        kept = self._kept
+        if kept is not None and el is not None and el.nid <= self._input_ids and id(el) not in kept:
+            kept[id(el)] = (el, el.children[:])
 
     @contextmanager
     def original_view(self) -> Iterator[Callable[[Element], bool]]:

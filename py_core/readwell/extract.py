@@ -267,7 +267,8 @@ def run_pipeline(
     if reread is not None and not (opts.debug or opts.selector or opts.disable):
         order = list(doc.root.iter())
         if len({e.nid for e in order}) == len(order):
-            ctx = Context(doc, opts, root_choice=root_choice, in_place=True, reread=reread, _kept={})
+            ctx = Context(doc, opts, root_choice=root_choice, in_place=True, reread=reread)
+            ctx._kept, ctx._input_ids = {}, doc.next_id
             return _run(ctx, doc, order, measures, stop_after, after_stage)
     origin_index: dict[int, Element] = {}
     order = []
