@@ -208,6 +208,8 @@ def extract(source: Any, url: str | None = None, **options: Any) -> Result:
         try:
             if isinstance(source, os.PathLike):
                 source = read_file(source)  # read once: a second decoding must see the same bytes
+            elif isinstance(source, bytearray | memoryview):
+                source = bytes(source)  # (and a buffer the caller may change is copied once)
             doc = load_document(source)
         except deadline.DeadlineExceeded as exc:
             return timeout_result(opts, exc)
