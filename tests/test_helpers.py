@@ -11,6 +11,8 @@ import re
 from dataclasses import fields
 
 import pytest
+from readwell import dom
+from readwell.dom import Document, Element
 from readwell.metadata import SOURCES, Metadata, clean_byline, clean_title, head_metadata, normalize_date
 from readwell.metadata import _tidy_steps as tidy_steps
 from readwell.parse import parse_html
@@ -435,21 +437,38 @@ def test_html5lib_path_skips_only_the_code_point_error_scan() -> None:
     assert "invalid-codepoint" not in [e[1] for e in ours.errors]
 
 
-def test_complete_metadata_reuses_a_byline_read_for_the_same_root_only() -> None:
-    """remove_by_pattern hands its ``body_byline`` reading to ``complete_metadata``: used for the root it was
-    read for, never for another one."""
-    from readwell.metadata import complete_metadata
+def test_root_facts_read_once_and_taken_before_the_tree_changes() -> None:
+    """``RootFacts`` reads each body source once (remove_by_pattern and the result ask for the same byline);
+    taken (``take``), it keeps what it read when the tree changes afterwards, and reads anything else of
+    ``again()``, the input decoded anew."""
+    from readwell.metadata import RootFacts, complete_metadata
 
-    doc = parse_html(
-        '<body><div id="w"><p class="byline">By Ann Example</p><article id="a"><p>Text.</p></article>'
-        "</div></body>"
+    html = (
+        '<body><div id="w"><p class="byline">By Ann Example</p><article id="a"><h1>Head line</h1>'
+        "<p>Text.</p></article></div></body>"
     )
+    doc = parse_html(html)
     root = next(e for e in doc.body.iter() if e.id == "a")
-    other = next(e for e in doc.body.iter() if e.id == "w")
     head = head_metadata(doc, None)
-    assert complete_metadata(head, doc, root, root, None).byline == "Ann Example"
-    assert complete_metadata(head, doc, root, root, None, (root, "Known Reading")).byline == "Known Reading"
-    assert complete_metadata(head, doc, root, root, None, (other, "Known Reading")).byline == "Ann Example"
+    facts = RootFacts(doc, root, root.nid)
+    assert complete_metadata(head, facts, root, None).byline == "Ann Example"
+    assert facts.path() == "article#a"
+    taken = RootFacts(doc, root, root.nid)
+    again: list[int] = []
+
+    def reread() -> tuple[Document, Element | None]:
+        again.append(1)
+        fresh = parse_html(html)
+        return fresh, next(e for e in fresh.body.iter() if e.id == "a")
+
+    taken.take(head, reread)
+    for el in list(doc.body.iter()):  # the tree changes: nothing of it is read again
+        if el.tag == "p":
+            dom.detach(el)
+    assert (taken.byline(), taken.dates(), taken.path()) == ("Ann Example", (None, None), "article#a")
+    assert complete_metadata(head, taken, root, None).byline == "Ann Example"
+    assert head.title and again == []  # (the head has a title: the root's heading was not taken)
+    assert taken.heading() == "Head line" and again == [1]
 
 
 def test_byline_start_is_the_start_of_byline_text() -> None:

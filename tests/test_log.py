@@ -112,7 +112,7 @@ def _trace_run(doc: Any, opts: Any, root_choice: str) -> Trace:
     root = ctx.root if "select_root" not in opts.disable else ctx.doc.body
     t.root = root
     if root is not None:
-        least = min_article_units(root, opts, ctx.origin, None, ctx.origin_element(root.nid), ctx.meta.title)
+        least = min_article_units(ctx, root)
         has_article = _has_article(root, opts, least)
         sanitize_tree(ctx, root)
         t.before["sanitize"], t.after["sanitize"] = prev, _parents(ctx.doc.root)

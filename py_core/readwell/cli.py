@@ -10,13 +10,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import Any, NoReturn
 
 from . import deadline, diagnose
 from .batch import cli as batch_cli
+from .dom import Document
 from .errors import InputError
-from .extract import extract_document, make_options, timeout_result
+from .extract import extract_owned, make_options, timeout_result
 from .fetch import fetch
 from .options import cli_fields
 from .parse import parse_html, read_file
@@ -61,15 +64,21 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def load_source(source: str, url: str | None) -> tuple[Any, str | None]:
-    """(Document, page URL) from a path, an http(s) URL or '-' (stdin)."""
+def read_source(source: str, url: str | None) -> tuple[Callable[[], Document], str | None]:
+    """(a parse of the page, page URL) from a path, an http(s) URL or '-' (stdin), read once: each call of
+    the parse decodes the same bytes again."""
     if source == "-":
-        data = sys.stdin.buffer.read()
-        return parse_html(data), url
+        return partial(parse_html, sys.stdin.buffer.read()), url
     if source.lower().startswith(("http://", "https://")):
         body, enc, final = fetch(source, allow_private=True)  # the user named it
-        return parse_html(body, enc), url or final
-    return parse_html(read_file(source)), url
+        return partial(parse_html, body, enc), url or final
+    return partial(parse_html, read_file(source)), url
+
+
+def load_source(source: str, url: str | None) -> tuple[Document, str | None]:
+    """(Document, page URL) from a path, an http(s) URL or '-' (stdin)."""
+    parse, url = read_source(source, url)
+    return parse(), url
 
 
 def render(result_dict: dict[str, Any], fmt: str) -> str:
@@ -89,11 +98,12 @@ def cmd_extract(a: argparse.Namespace) -> int:
     opts = make_options(a.url, xopts)
     with deadline.started(opts.deadline_ms):  # the parse counts too
         try:
-            doc, url = load_source(a.source, a.url)
+            parse, url = read_source(a.source, a.url)
+            doc = parse()
         except deadline.DeadlineExceeded as exc:
             result = timeout_result(opts, exc)
         else:
-            result = extract_document(doc, replace(opts, url=url))
+            result = extract_owned(doc, replace(opts, url=url), parse)  # ours: worked on in place
     text = render(result.to_dict(), a.format)
     if a.output:
         try:

@@ -7,14 +7,15 @@ records stage, action, rule kind, rule, reason, a text sample, the node id and a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import deadline, dom
 from .dom import Document, Element, Node, Text
 from .measure import Stat, measure, remeasure
-from .metadata import Metadata
+from .metadata import Metadata, RootFacts
 from .options import Options
 from .thresholds import DATA_TABLE_MIN_ROWS, DATA_TABLE_WORDED_CELLS
 
@@ -88,9 +89,6 @@ class PageMeta:
     byline: str | None = None  # the byline from <head> (remove_by_pattern drops a body line repeating it)
     head: Metadata = field(default_factory=Metadata)  # all <head> metadata (metadata.head_metadata)
     base_url: str | None = None  # the URL relative links resolve against (set by resolve_urls)
-    # (root in the original page, metadata.body_byline's answer for it), set by remove_by_pattern: the
-    # result's metadata asks the same of the same page (complete_metadata), and the answer takes two walks
-    body_byline: tuple[Element | None, str | None] | None = None
 
 
 @dataclass
@@ -124,6 +122,16 @@ class Context:
     # trims the service boxes that follow the candidate inside the wrapper (``trim_after_climb``)
     sections_climb: tuple[Element, Element] | None = None
     origin: Document | None = None  # the untouched input: log paths point into it
+    # A run without the copy (``extract.run_pipeline`` given ``reread``): ``doc`` is the input itself, and
+    # ``origin`` stays None unless a rare reader needs the input after the tree changed (``input_doc``).
+    in_place: bool = False
+    reread: Callable[[], Document] | None = None  # the input decoded anew (the same page, the same ids)
+    page: Stat | None = None  # the input's ``measure(body)`` of the body (``input_page``)
+    facts: RootFacts | None = None  # what the result reads of the input around the root (``facts_for``)
+    # In-place runs until select_root takes the facts (``take_facts``): the child lists, as the input had
+    # them, of the elements whose children the stages before it changed (``keep_children``).
+    _kept: dict[int, tuple[Element, list[Node]]] | None = None
+    _input_ids: int = 0  # in-place runs: the input's last node id (``doc.next_id`` before the stages)
     # ``list(doc.root.iter())`` as copied (``Document.copy``), kept only while nothing has changed the tree:
     # the first stages find what they work on in it instead of walking the page (see ``pipeline.run_stages``)
     copy_order: list[Element] | None = None
@@ -174,16 +182,101 @@ class Context:
         """Take ``index`` as ``origin.by_id()`` (``Document.copy`` fills it while copying the origin)."""
         self._origin_paths = index
 
+    def input_doc(self) -> Document:
+        """The input as it was: ``origin``, or, in an in-place run, the input decoded anew (for the rare
+        readers of the input that come after the tree has changed; released with the run)."""
+        if self.origin is None:
+            assert self.reread is not None, "an in-place run needs the input's reread"
+            self.origin = self.reread()
+            self._origin_paths = None
+            self._dropped.append(self.origin.root)
+        return self.origin
+
     def origin_element(self, nid: int) -> Element | None:
         """The element of the untouched input with node id ``nid`` (one id table per run)."""
-        if self.origin is None:
-            return None
+        origin = self.input_doc()
         if self._origin_paths is None:
-            self._origin_paths = self.origin.by_id()
+            self._origin_paths = origin.by_id()
         return self._origin_paths.get(nid)
+
+    def input_page(self) -> Stat:
+        """The input body's own measure (``extract`` sets it from the measure it takes before the stages)."""
+        if self.page is None:
+            body = self.input_doc().body
+            self.page = measure(body)[body.nid]
+        return self.page
+
+    def facts_for(self, root: Element | None) -> RootFacts:
+        """What the result reads of the input around ``root`` (the working root, or None), read once."""
+        nid = root.nid if root is not None else None
+        if self.facts is None or self.facts.nid != nid:
+            original = self.origin_element(nid) if nid is not None else None
+            self.facts = RootFacts(self.input_doc(), original, nid)
+        return self.facts
+
+    # --- in-place runs: the input seen through the changes made before select_root's first removal ---------
+    def keep_children(self, el: Element | None) -> None:
+        """Before a change to ``el``'s child list: keep the list the input had (in-place runs, until
+        ``take_facts``; the first change of each element of the input only: a new element, such as the
+        wrapper a noscript's content passes through, would claim the input's nodes as its children)."""
+        kept = self._kept
+        if kept is not None and el is not None and el.nid <= self._input_ids and id(el) not in kept:
+            kept[id(el)] = (el, el.children[:])
+
+    @contextmanager
+    def original_view(self) -> Iterator[Callable[[Element], bool]]:
+        """The tree as the input had it, for the time of the ``with``: the kept child lists (and their
+        nodes' parents) put back, then the present ones. Yields a test: ``el`` is part of the input (new
+        elements hang on to parents that no longer list them). Attributes the stages before select_root
+        change (lazy image sources, ``loading``, a streamed segment's ``hidden``) stay changed: no reader
+        of the input after the stages reads them."""
+        kept = list(self._kept.values()) if self._kept else []
+        present = [(el, el.children) for el, _ in kept]
+        parents = [(n, n.parent) for _, saved in kept for n in saved]
+        for el, saved in kept:
+            el.children = saved
+            for n in saved:
+                n.parent = el
+        try:
+            yield self._in_input
+        finally:
+            for el, kids in present:
+                el.children = kids
+            for n, p in parents:
+                n.parent = p
+
+    def _in_input(self, el: Element) -> bool:
+        cur: Node = el
+        while cur.parent is not None:
+            if not any(c is cur for c in cur.parent.children):
+                return False
+            cur = cur.parent
+        return cur is self.doc.root
+
+    def take_facts(self, root: Element | None) -> None:
+        """In-place runs, called by select_root before its first removal: read now what the result reads
+        of the input around ``root`` (``RootFacts.take``); from here on the tree is the run's alone."""
+        if not self.in_place or self._kept is None:
+            return
+        nid = root.nid if root is not None else None
+        with self.original_view() as in_input:
+            facts = RootFacts(self.doc, root if root is not None and in_input(root) else None, nid)
+
+            def again() -> tuple[Document, Element | None]:
+                return self.input_doc(), self.origin_element(nid) if nid is not None else None
+
+            facts.take(self.meta.head, again)
+        self.facts = facts
+        self._kept = None
 
     def path_of(self, el: Element) -> str:
         """CSS path of ``el`` in the *original* document (sibling positions change as stages remove)."""
+        if self._kept is not None:  # in place, before the first removal: the input through the kept lists
+            with self.original_view() as in_input:
+                if in_input(el):
+                    return dom.css_path(el)
+        elif self.in_place:
+            self.input_doc()  # (not asked after take_facts but with debug, which copies: a fallback)
         if self.origin is not None:
             if self._origin_paths is None:
                 self._origin_paths = self.origin.by_id()
@@ -222,6 +315,7 @@ class Context:
         if node.parent is None:
             return
         self._entry(node, "remove", kind, rule, reason)
+        self.keep_children(node.parent)
         if self._stats is not None:
             self._stats_changed.append(node.parent)
         dom.detach(node, at)
@@ -239,6 +333,8 @@ class Context:
         if el.parent is None:
             return
         self._entry(el, "unwrap", kind, rule, reason)
+        self.keep_children(el.parent)
+        self.keep_children(el)
         if keep_measures and self._stats is not None:
             self._stats_changed.append(el.parent)
         else:
@@ -253,6 +349,8 @@ class Context:
         if el.parent is None or id(el) in self._pending_ids:
             return
         self._entry(el, "unwrap", kind, rule, reason)
+        self.keep_children(el.parent)
+        self.keep_children(el)
         self.forget_measures()
         self._pending_unwraps.append(el)
         self._pending_ids.add(id(el))
@@ -285,6 +383,8 @@ class Context:
             return
         self._entry(old, "replace", kind, rule, reason)
         parent = old.parent
+        self.keep_children(parent)
+        self.keep_children(new.parent)
         if keep_measures and self._stats is not None and new.__class__ is Element:
             self._stats.update(measure(new))
             self._stats_changed.append(parent)
@@ -301,6 +401,7 @@ class Context:
             dom.release(el)
         self._dropped = []
         dom.release(self.doc.root)
+        self.facts = None  # (taken facts may read the input again through this context: a cycle)
 
     def note(self, step: str, el: Element, detail: str) -> None:
         """Record a decision that changes no membership (e.g. the root candidate moved to an ancestor)."""

@@ -48,6 +48,22 @@ def drop_internal_attrs(attrs: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in attrs.items() if not k.lower().startswith(INTERNAL_ATTR_PREFIX)}
 
 
+def set_attr(el: Element, name: str, value: str) -> None:
+    """Set one attribute of ``el`` by giving it a new dict (the name keeps its place, a new one goes last).
+
+    Every attribute change the pipeline makes goes through here or ``drop_attr``: a run on the input
+    document itself (``extract.run_pipeline`` without the copy) may hold dicts the caller still owns (a
+    snapshot's elements keep the snapshot's own dicts, ``adapters.from_snapshot``), so no dict is changed
+    in place."""
+    el.attrs = {**el.attrs, name: value}
+
+
+def drop_attr(el: Element, name: str) -> None:
+    """``el`` without attribute ``name`` (a new dict, as ``set_attr`` says why); nothing when it has none."""
+    if name in el.attrs:
+        el.attrs = {k: v for k, v in el.attrs.items() if k != name}
+
+
 # "-readwell-" in any ASCII case, the leading "-" a literal: the search skips from one "-" to the next (with
 # re.I it would compare every character, ten times slower on a page)
 _INTERNAL_IN_MARKUP = re.compile("-[rR][eE][aA][dD][wW][eE][lL][lL]-")

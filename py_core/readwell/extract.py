@@ -1,7 +1,9 @@
 """The extraction run: load → copy → stages → sanitize → render → result.
 
-The input document is never mutated: stages work on a private copy, metadata and the readerable verdict read
-the original. The result's attributes are exactly the CLI's JSON keys.
+A document the caller holds is never mutated: stages work on a private copy, metadata and the readerable
+verdict read the original. A document decoded for this call (HTML text, bytes, a file, a snapshot) is worked
+on in place when the input can be decoded again (``run_pipeline``'s ``reread``). The result's attributes are
+exactly the CLI's JSON keys.
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
+from functools import partial
 from typing import Any
 
 from . import adapters, deadline, gc_pause, metadata
 from .context import BEST_SCORE_NOTE, ROOT_BEST, ROOT_PROSE, ROOT_RULES, Context, LogEntry, PageMeta
-from .dom import Document, Element, css_path, normalize_space, release
+from .dom import Document, Element, normalize_space, release
 from .errors import InputError
 from .fetch import fetch
 from .measure import Stat, measure
@@ -203,11 +206,18 @@ def extract(source: Any, url: str | None = None, **options: Any) -> Result:
     with gc_pause.paused(), deadline.started(opts.deadline_ms):
         t0 = time.perf_counter()
         try:
+            if isinstance(source, os.PathLike):
+                source = read_file(source)  # read once: a second decoding must see the same bytes
+            elif isinstance(source, bytearray | memoryview):
+                source = bytes(source)  # (and a buffer the caller may change is copied once)
             doc = load_document(source)
         except deadline.DeadlineExceeded as exc:
             return timeout_result(opts, exc)
         parse_ms = (time.perf_counter() - t0) * 1000
-        result = extract_document(doc, opts) if doc is source else extract_owned(doc, opts)
+        if doc is source:
+            result = extract_document(doc, opts)
+        else:
+            result = extract_owned(doc, opts, partial(load_document, source))
     if opts.debug:
         result.timings = {"parse": round(parse_ms, 3), **result.timings}
     return result
@@ -219,7 +229,7 @@ def extract_url(url: str, *, allow_private: bool = True, **options: Any) -> Resu
     come from someone else (a server)."""
     body, encoding, final = fetch(url, allow_private=allow_private)
     opts = make_options(final, options)
-    return extract_owned(parse_html(body, encoding), opts)
+    return extract_owned(parse_html(body, encoding), opts, partial(parse_html, body, encoding))
 
 
 async def aextract(source: Any, url: str | None = None, **options: Any) -> Result:
@@ -231,7 +241,8 @@ async def aextract_url(url: str, *, allow_private: bool = True, **options: Any) 
     """``extract_url`` for servers: the fetch and the extraction run in worker threads."""
     body, encoding, final = await asyncio.to_thread(fetch, url, allow_private=allow_private)
     opts = make_options(final, options)
-    return await asyncio.to_thread(extract_owned, await asyncio.to_thread(parse_html, body, encoding), opts)
+    doc = await asyncio.to_thread(parse_html, body, encoding)
+    return await asyncio.to_thread(extract_owned, doc, opts, partial(parse_html, body, encoding))
 
 
 def run_pipeline(
@@ -241,41 +252,77 @@ def run_pipeline(
     after_stage: Callable[[Context, str], None] | None = None,
     measures: dict[int, Stat] | None = None,
     root_choice: str = ROOT_RULES,
+    reread: Callable[[], Document] | None = None,
 ) -> Context:
     """Copy the document, seed shared facts, run the stages; the original is untouched.
 
     ``measures`` is ``measure(doc.body)`` when the caller has it: the copy has the same node ids, so the
     stages share it (``Context.measure``) until the tree changes in a way it does not follow (it is updated
-    in place: a second run needs a fresh one). ``root_choice`` is ``Context.root_choice``."""
+    in place: a second run needs a fresh one). ``root_choice`` is ``Context.root_choice``.
+
+    ``reread``: ``doc`` is the caller's to give away (nobody reads it after the run but ``Context.release``)
+    and ``reread()`` decodes the same input again (same tree, same ids). The stages then work on ``doc``
+    itself (``Context.in_place``; the copy was ~8% of an extraction): what the run reads of the input after
+    the stages have changed the tree is read before select_root's first removal (``Context.take_facts``), or,
+    in rare branches, of ``reread()``. Runs whose every step reads the input (``debug``: log paths), and
+    those with a ``selector`` or a disabled stage, still copy, as does a document whose ids repeat."""
+    if reread is not None and not (opts.debug or opts.selector or opts.disable):
+        order = list(doc.root.iter())
+        if len({e.nid for e in order}) == len(order):
+            ctx = Context(doc, opts, root_choice=root_choice, in_place=True, reread=reread)
+            ctx._kept, ctx._input_ids = {}, doc.next_id
+            return _run(ctx, doc, order, measures, stop_after, after_stage)
     origin_index: dict[int, Element] = {}
-    order: list[Element] = []
+    order = []
     origin_order: list[Element] = []
     ctx = Context(doc.copy(origin_index, order, origin_order), opts, origin=doc, root_choice=root_choice)
     ctx.share_origin_index(origin_index)
+    return _run(ctx, doc, order, measures, stop_after, after_stage, origin_order)
+
+
+def _run(
+    ctx: Context,
+    doc: Document,
+    order: list[Element],
+    measures: dict[int, Stat] | None,
+    stop_after: str | None,
+    after_stage: Callable[[Context, str], None] | None,
+    origin_order: list[Element] | None = None,
+) -> Context:
+    """``run_pipeline``'s common part: ``order`` is ``list(ctx.doc.root.iter())``, ``origin_order`` the
+    same of ``doc`` (when it is another tree)."""
+    opts = ctx.options
     ctx.copy_order = order
     if measures is not None:
         ctx.share_measures(ctx.doc.body, measures)
-    head = metadata.head_metadata(doc, opts.url, origin_order)
+    head = metadata.head_metadata(doc, opts.url, order if origin_order is None else origin_order)
     ctx.meta = PageMeta(title=head.title, byline=head.byline, head=head)
     run_stages(ctx, stop_after=stop_after, after_stage=after_stage)
     return ctx
 
 
 def extract_document(doc: Document, opts: Options) -> Result:
-    """Run the pipeline on a parsed document under ``opts.deadline_ms`` (kept from ``extract`` if running)."""
-    with gc_pause.paused(), deadline.started(opts.deadline_ms):
-        try:
-            return _extract_document(doc, opts)
-        except deadline.DeadlineExceeded as exc:
-            return timeout_result(opts, exc)
+    """Run the pipeline on a parsed document under ``opts.deadline_ms`` (kept from ``extract`` if running).
+    ``doc`` is left as it was (the stages work on a copy)."""
+    return _guarded(doc, opts, None)
 
 
-def extract_owned(doc: Document, opts: Options) -> Result:
-    """``extract_document`` on a document nobody else holds (parsed for this call): released afterwards."""
+def extract_owned(doc: Document, opts: Options, reread: Callable[[], Document] | None = None) -> Result:
+    """``extract_document`` on a document nobody else holds (parsed for this call): released afterwards.
+    With ``reread`` (the same input decoded again) the stages may work on ``doc`` itself
+    (``run_pipeline``)."""
     try:
-        return extract_document(doc, opts)
+        return _guarded(doc, opts, reread)
     finally:
         release(doc.root)
+
+
+def _guarded(doc: Document, opts: Options, reread: Callable[[], Document] | None) -> Result:
+    with gc_pause.paused(), deadline.started(opts.deadline_ms):
+        try:
+            return _extract_document(doc, opts, reread)
+        except deadline.DeadlineExceeded as exc:
+            return timeout_result(opts, exc)
 
 
 @dataclass
@@ -285,7 +332,6 @@ class _Article:
 
     found: bool
     work_root: Element | None
-    original_root: Element | None
     html: str = ""
     text: str = ""
     md: str = ""
@@ -297,13 +343,13 @@ class _Article:
 def _article_of(ctx: Context, opts: Options) -> _Article:
     """Decide whether the run's root holds an article; if so sanitize it and render the three outputs."""
     work_root: Element | None = ctx.root if "select_root" not in opts.disable else ctx.doc.body
-    original_root = ctx.origin_element(work_root.nid) if work_root is not None else None
     if work_root is None:
-        return _Article(False, work_root, original_root)
+        return _Article(False, work_root)
     st = measure(work_root)[work_root.nid]  # one measure for both verdicts
-    least = min_article_units(work_root, opts, ctx.origin, st, original_root, ctx.meta.title)
+    least = min_article_units(ctx, work_root, st)
     if not _has_article(work_root, opts, least, st):
-        return _Article(False, work_root, original_root)
+        return _Article(False, work_root)
+    deadline.check()  # as between stages (the clock is otherwise read every ``deadline.STRIDE`` ticks)
     t0 = time.perf_counter()
     sanitize_tree(ctx, work_root)
     t1 = time.perf_counter()
@@ -322,9 +368,7 @@ def _article_of(ctx: Context, opts: Options) -> _Article:
     md = to_markdown(work_root) if "markdown" in wanted else ""
     words = word_count(text)
     found = has_units(text, least) or (words > 0 and opts.selector is not None)
-    return _Article(
-        found, work_root, original_root, html, text, md, words, _ms(t0, t1), _ms(t1, time.perf_counter())
-    )
+    return _Article(found, work_root, html, text, md, words, _ms(t0, t1), _ms(t1, time.perf_counter()))
 
 
 # The roots a declined page is retried with, in order (``_may_retry``); the bench's loss accounting and the
@@ -351,19 +395,26 @@ def _may_retry(ctx: Context, opts: Options, choice: str) -> bool:
     return choice != ROOT_BEST or ctx.root is None or ctx.root.nid != best
 
 
-def _extract_document(doc: Document, opts: Options) -> Result:
+def _extract_document(doc: Document, opts: Options, reread: Callable[[], Document] | None) -> Result:
     t0 = time.perf_counter()
     body_stats = measure(doc.body)
+    page = body_stats[doc.body.nid]  # the input's measure (the stages put new Stats in body_stats)
     ready = readerable_of(doc, stats=body_stats)
     t_read = time.perf_counter()
-    ctx = run_pipeline(doc, opts, measures=body_stats)
+    ctx = run_pipeline(doc, opts, measures=body_stats, reread=reread)
+    ctx.page = page
     pipeline_ms = _ms(t_read, time.perf_counter())
     art = _article_of(ctx, opts)
     for choice in RETRY_CHOICES:
         if art.found or not _may_retry(ctx, opts, choice):
             continue
         t_retry = time.perf_counter()
-        retry = run_pipeline(doc, opts, root_choice=choice)
+        if ctx.in_place:  # the first run changed ``doc``: the retry works on the input decoded anew
+            assert reread is not None
+            retry = run_pipeline(reread(), opts, root_choice=choice, reread=reread)
+        else:
+            retry = run_pipeline(doc, opts, root_choice=choice)
+        retry.page = page
         pipeline_ms += _ms(t_retry, time.perf_counter())
         again = _article_of(retry, opts)
         if again.found and text_units(again.text) >= RETRY_MIN_CHARS_FACTOR * opts.min_article_chars:
@@ -374,13 +425,9 @@ def _extract_document(doc: Document, opts: Options) -> Result:
     t_render = time.perf_counter()
     found = art.found
     head: metadata.Metadata = ctx.meta.head
+    facts = ctx.facts_for(art.work_root)  # (remove_by_pattern may have read its byline already)
     md_full = metadata.complete_metadata(
-        head,
-        doc,
-        art.original_root,
-        art.work_root if found else None,
-        ctx.meta.base_url or opts.url,
-        ctx.meta.body_byline,  # remove_by_pattern's reading of the same page, if any
+        head, facts, art.work_root if found else None, ctx.meta.base_url or opts.url
     )
     html, md, text, words = (art.html, art.md, art.text, art.words) if found else ("", "", "", 0)
     if found and opts.front_matter and "markdown" in opts.formats:
@@ -417,7 +464,7 @@ def _extract_document(doc: Document, opts: Options) -> Result:
         content_html=html if "html" in opts.formats else None,
         markdown=md if "markdown" in opts.formats else None,
         text=text if "text" in opts.formats else None,
-        root=css_path(art.original_root) if (found and art.original_root is not None) else None,
+        root=facts.path() if found else None,
         removals=list(ctx.log),
         timings=timings,
         debug=opts.debug,
@@ -443,15 +490,19 @@ def _has_article(root: Element, opts: Options, least: int, st: Stat | None = Non
 _TITLE_HEADINGS = ("h1", "h2", "h3")
 
 
-def _titled_post(root: Element | None, title: str | None, st: Stat) -> bool:
+def _titled_post(original: Callable[[], Element | None], title: str | None, st: Stat) -> bool:
     """A short root right after the page's own headline (an ``<h1>``-``<h3>`` whose text is the page's
     title or its part before or after a separator, among the two elements before the root, its parent or
     its grandparent; a section page's "All crafts" under "Example Crafts: all crafts" is not) is the post,
     below ``min_article_chars``: a photo or craft post with one or two lines of text. A line inside a
     root that merely *contains* the headline is not enough: a wrapper whose post text was removed
     leaves a sidebar line ("you can also like my page") there. ``st`` is the root's (working) measure:
-    a sentence of prose, few links."""
-    if root is None or not title or not st.marks or st.link_density > POST_MAX_LINK_DENSITY:
+    a sentence of prose, few links. ``original()`` gives the root's element in the input page (asked last:
+    an in-place run decodes the input again for it)."""
+    if not title or not st.marks or st.link_density > POST_MAX_LINK_DENSITY:
+        return False
+    root = original()
+    if root is None:
         return False
     title = normalize_space(title).lower()
     names = {title, *(p.strip() for p in TITLE_SEPARATORS.split(title))}
@@ -474,36 +525,31 @@ def _titled_post(root: Element | None, title: str | None, st: Stat) -> bool:
     return False
 
 
-def min_article_units(
-    root: Element,
-    opts: Options,
-    origin: Document | None,
-    st: Stat | None = None,
-    original: Element | None = None,
-    title: str | None = None,
-) -> int:
-    """The text units the article needs: ``min_article_chars``, or a sentence's worth when the root holds
-    the whole page's text and that text is a sentence of prose, or ``POST_MIN_UNITS`` when the root is a
-    short post right after the page's own headline (``_titled_post``; ``original`` is the root's element
-    in ``origin``, ``title`` the page's title).
+def min_article_units(ctx: Context, root: Element, st: Stat | None = None) -> int:
+    """The text units the article needs: ``min_article_chars``, or a sentence's worth when the root (of
+    ``ctx``'s tree) holds the whole page's text and that text is a sentence of prose, or ``POST_MIN_UNITS``
+    when the root is a short post right after the page's own headline (``_titled_post``).
 
     The floor is there so that navigation and a few words ("Welcome to our site.") are not an article; a
     page whose only content is one short paragraph (a note, a stub, a test page) has nothing else to show,
     and a reader shows that paragraph (Readability.js does too). Pages with form controls (a cookie wall
     or a sign-in box around a sentence) and text that is mostly links keep the floor. ``st``: the root's
     measure, if already taken."""
+    opts = ctx.options
     least = opts.min_article_chars
-    if origin is None or opts.selector:
+    if opts.selector:
         return least
     if st is None:
         st = measure(root)[root.nid]
-    if POST_MIN_UNITS <= st.units < least and _titled_post(original, title, st):
+    if POST_MIN_UNITS <= st.units < least and _titled_post(
+        lambda: ctx.origin_element(root.nid), ctx.meta.title, st
+    ):
         return POST_MIN_UNITS
     if not WHOLE_PAGE_MIN_UNITS <= st.units < least or not st.marks:
         return least
     if st.link_density > WHOLE_PAGE_MAX_LINK_DENSITY:
         return least
-    page = measure(origin.body)[origin.body.nid]
+    page = ctx.input_page()
     if page.inputs or st.units < WHOLE_PAGE_MIN_SHARE * page.units:
         return least
     return WHOLE_PAGE_MIN_UNITS

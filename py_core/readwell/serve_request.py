@@ -118,13 +118,14 @@ def extraction_answer(
 ) -> tuple[int, str]:
     """(HTTP status, body) for one extraction: the CLI's JSON, 504 when the core's deadline passed, 422 for
     input the core refuses or cannot hold, 500 (one line) for a bug. The deadline (``time.monotonic()``
-    seconds) is what is left once the page is parsed. Shared by serve's workers and the edge handler."""
+    seconds) is what is left once the page is parsed. Shared by serve's workers and the edge handler.
+    ``parse`` decodes the page; the run may call it again for the input as it was (``extract_owned``)."""
     from .cli import render
 
     try:
         doc = parse()
         left_ms = max(int((deadline_at - time.monotonic()) * 1000), 1)
-        result = extract_owned(doc, make_options(url, {**options, "deadline_ms": left_ms}))
+        result = extract_owned(doc, make_options(url, {**options, "deadline_ms": left_ms}), parse)
         if result.timeout:
             stage = result.timeout.get("stage")
             return 504, error_body(504, f"no answer within the deadline (stopped in {stage})")

@@ -242,9 +242,7 @@ def _replay(doc: Document, opts: Options, root_choice: str) -> tuple[Tracker, Co
     ctx = run_pipeline(doc, opts, after_stage=tracker.after, root_choice=root_choice)
     text = ""
     if ctx.root is not None and tracker.scope_root is not None:
-        least = min_article_units(
-            ctx.root, opts, ctx.origin, None, ctx.origin_element(ctx.root.nid), ctx.meta.title
-        )
+        least = min_article_units(ctx, ctx.root)
         if _has_article(ctx.root, opts, least):
             sanitize_tree(ctx, ctx.root)
             tracker.after(ctx, "sanitize")

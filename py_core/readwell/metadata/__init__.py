@@ -15,7 +15,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 from urllib.parse import urljoin
 
-from ..dom import Document, Element, normalize_space
+from ..dom import Document, Element, css_path, normalize_space
 from ..render_html import strip_controls
 from ..urls import base_url, is_safe_url, scheme_of
 from .body import body_byline, body_dates, first_image, first_paragraph, root_dir, root_heading
@@ -29,6 +29,7 @@ from .titles import clean_title
 __all__ = [
     "SOURCES",
     "Metadata",
+    "RootFacts",
     "clean_byline",
     "clean_title",
     "complete_metadata",
@@ -165,32 +166,84 @@ def head_metadata(doc: Document, url: str | None, elements: list[Element] | None
     ).without_controls()
 
 
+class RootFacts:
+    """What the result reads of the *input* page around the chosen root: the body readers of ``SOURCES``
+    that look near the root (byline, dates, heading), the root's ``dir`` and its CSS path. Each is read once
+    (remove_by_pattern asks for the byline, and the result asks again).
+
+    ``root`` is the root's element in ``doc`` as the input had it (None: no root, or one the stages made).
+    ``take`` reads now everything the result may ask for and lets go of the tree: a run that changes the
+    input document itself (``extract.run_pipeline`` without the copy) takes them before its first removal.
+    Asked afterwards for something not taken, it reads ``again()``, the input decoded anew."""
+
+    def __init__(self, doc: Document | None, root: Element | None, nid: int | None) -> None:
+        self.nid = nid  # the working root's node id (None: no root), to tell which root these are about
+        self.has_root = root is not None
+        self._doc = doc
+        self._root = root
+        self._again: Callable[[], tuple[Document, Element | None]] | None = None
+        self._read: dict[str, Any] = {}
+
+    def _value(self, key: str, reader: Callable[[Document, Element | None], Any]) -> Any:
+        if key not in self._read:
+            if self._doc is None:
+                assert self._again is not None
+                self._doc, self._root = self._again()
+            self._read[key] = reader(self._doc, self._root)
+        return self._read[key]
+
+    def path(self) -> str | None:
+        return self._value("path", lambda _, r: css_path(r) if r is not None else None)
+
+    def byline(self) -> str | None:
+        return self._value("byline", body_byline)
+
+    def dates(self) -> tuple[str | None, str | None]:
+        return self._value("time", body_dates)
+
+    def heading(self) -> str | None:
+        return self._value("heading", lambda _, r: root_heading(r) if r is not None else None)
+
+    def dir(self) -> str | None:
+        return self._value("dir", lambda _, r: root_dir(r))
+
+    def take(self, md: Metadata, again: Callable[[], tuple[Document, Element | None]]) -> None:
+        """Read what ``complete_metadata(md, self, ...)`` and ``remove_by_pattern`` will ask (the body
+        sources of the fields ``md`` lacks), the path and ``dir``, then drop the tree."""
+        self.path()
+        self.dir()
+        for name, spec in SOURCES.items():
+            if not getattr(md, name):
+                for src in spec.order:
+                    if src.where == "body" and src.key in _ROOT_READERS:
+                        getattr(self, _ROOT_READERS[src.key])()
+        self._doc = self._root = None
+        self._again = again
+
+
+# The ``body`` sources read in the input page near the root (``RootFacts``' methods); the others ("paragraph",
+# "image") read the article the stages left.
+_ROOT_READERS = {"byline": "byline", "time": "dates", "heading": "heading"}
+
+
 def complete_metadata(
     md: Metadata,
-    doc: Document,
-    root: Element | None,
+    facts: RootFacts,
     content_root: Element | None,
     base: str | None,
-    known_byline: tuple[Element | None, str | None] | None = None,
 ) -> Metadata:
-    """Fill what the head lacked from the body sources of ``SOURCES`` (bylines and dates near ``root``, its
-    heading; excerpt and lead image from the article ``content_root``); the root's own ``dir`` wins.
-    ``known_byline``: (a root, ``body_byline(doc, that root)``) when the caller has read it already."""
-    dates: list[tuple[str | None, str | None]] = []  # body_dates walks the body once for both fields
+    """Fill what the head lacked from the body sources of ``SOURCES`` (bylines and dates near the root, its
+    heading, read in the input page by ``facts``; excerpt and lead image from the article ``content_root``);
+    the root's own ``dir`` wins."""
 
     def time_of(field: str) -> str | None:
-        if not dates:
-            dates.append(body_dates(doc, root))
-        return dates[0][0] if field == "published" else dates[0][1]
+        dates = facts.dates()  # one walk of the body for both fields
+        return dates[0] if field == "published" else dates[1]
 
     readers: dict[str, Callable[[str], str | None]] = {
-        "byline": lambda _: (
-            known_byline[1]
-            if known_byline is not None and known_byline[0] is root
-            else body_byline(doc, root)
-        ),
+        "byline": lambda _: facts.byline(),
         "time": time_of,
-        "heading": lambda _: root_heading(root) if root is not None else None,
+        "heading": lambda _: facts.heading(),
         "paragraph": lambda _: first_paragraph(content_root) if content_root is not None else None,
         "image": lambda _: _image(base, content_root),
     }
@@ -199,8 +252,8 @@ def complete_metadata(
         body = [readers[src.key] for src in spec.order if src.where == "body"]
         if body and not getattr(md, name):
             filled[name] = next((v for read in body if (v := read(name))), None)
-    if root is not None:
-        filled["dir"] = root_dir(root) or md.dir
+    if facts.has_root:
+        filled["dir"] = facts.dir() or md.dir
     return replace(md, **filled).without_controls()
 
 

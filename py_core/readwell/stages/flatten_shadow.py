@@ -60,6 +60,7 @@ def _attach(ctx: Context, host: Element, tpl: Element) -> None:
             i = parent.children.index(slot)
             ctx.remove(slot, STRUCTURE, "slot", "slot fallback replaced by the host's assigned children")
             for k, n in enumerate(nodes):
+                ctx.keep_children(n.parent)
                 parent.insert(i + k, n)
         else:
             ctx.unwrap(slot, STRUCTURE, "slot", "empty slot: its fallback content is shown")
@@ -75,6 +76,7 @@ def _attach(ctx: Context, host: Element, tpl: Element) -> None:
                 c, STRUCTURE, "unassigned-light-child", "host text not assigned to any slot is not rendered"
             )
         else:
+            ctx.keep_children(host)
             host.children.remove(c)
             c.parent = None
     ctx.unwrap(tpl, STRUCTURE, "template[shadowrootmode]", "shadow root flattened into its host")

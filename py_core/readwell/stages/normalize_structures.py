@@ -13,7 +13,7 @@ import re
 from collections import Counter
 
 from ..context import STRUCTURE, Context
-from ..dom import Element, Text, detach, normalize_space
+from ..dom import Element, Text, detach, normalize_space, set_attr
 from ..rules import INLINE_TAGS, tokens_of
 from ..urls import base_url
 from ..video import PLAYER_TAGS, VIDEO_MARK, video_link, video_title
@@ -236,8 +236,8 @@ def normalize_math(ctx: Context, root: Element) -> None:
         tex = _tex_of(m)
         if not tex and m.get("alttext").strip() and "data-tex" not in m.attrs:
             # TeX given as alttext only: the MathML stays (HTML shows it), Markdown and text use the TeX
-            m.attrs["data-tex"] = _alttext_tex(m.get("alttext"))
-            m.attrs["data-display"] = "block" if m.get("display") == "block" else "inline"
+            set_attr(m, "data-tex", _alttext_tex(m.get("alttext")))
+            set_attr(m, "data-display", "block" if m.get("display") == "block" else "inline")
             ctx.protect(m, "math")
             continue
         if tex and m.parent is not None and ctx.protected_kind(m.parent) != "math":
@@ -325,17 +325,17 @@ def normalize_footnotes(ctx: Context, root: Element) -> None:
             continue
         label = re.sub(r"\W", "", a.text()) or str(len(refs) + 1)
         refs[target] = label
-        holder.attrs["data-footnote-ref"] = label
+        set_attr(holder, "data-footnote-ref", label)
         ctx.protect(holder, "footnote")
     if not refs:
         return
     for el in root.iter():
         if el.id in refs:
             li = el if el.tag == "li" else next((a for a in el.ancestors() if a.tag == "li"), el)
-            li.attrs["data-footnote"] = refs[el.id]
+            set_attr(li, "data-footnote", refs[el.id])
             lst = li.parent
             if lst is not None:
-                lst.attrs["data-footnotes"] = "1"
+                set_attr(lst, "data-footnotes", "1")
                 ctx.protect(lst, "footnotes")
                 for outer in _list_wrappers(lst, root):
                     ctx.protect(outer, "footnotes")

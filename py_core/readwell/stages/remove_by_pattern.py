@@ -14,7 +14,6 @@ from collections.abc import Iterator, Sequence
 from ..context import TEXT, Context
 from ..dom import NON_TEXT, Element, Node, Text, nodes_after, normalize_space
 from ..metadata import normalize_date
-from ..metadata.body import body_byline
 from ..pattern_start import START_CHARS, may_match, start_test
 from ..rules import (
     BYLINE_TEXT,
@@ -316,11 +315,9 @@ def run(ctx: Context) -> None:
     for el, pattern, reason in found:
         ctx.remove(el, TEXT, pattern, reason)
     # The result's byline: <head>'s, else the one the metadata reader takes from the body near the root
-    # (complete_metadata runs after the stages, on the original page; same reader, same answer).
-    if byline is None and ctx.origin is not None and ctx.root is not None:
-        origin_root = ctx.origin_element(root.nid)
-        byline = body_byline(ctx.origin, origin_root)
-        ctx.meta.body_byline = (origin_root, byline)
+    # (complete_metadata reads the same, of the input page: ``Context.facts_for``, read once).
+    if byline is None and ctx.root is not None:
+        byline = ctx.facts_for(root).byline()
     if byline:
         remove_byline_line_at_start(ctx, root, byline)
     remove_timestamp_lines_at_start(ctx, root)

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..context import STRUCTURE, Context
-from ..dom import Element, Node, Text, detach
+from ..dom import Element, Node, Text, detach, drop_attr, set_attr
 from ..parse import BOUNDARY_TAG, parse_html
 from ..rules import OBJECT_NATIVE_EXTENSIONS, OBJECT_NATIVE_TYPES
 from ..textstats import text_units
@@ -156,8 +156,10 @@ def _object_fallback(ctx: Context, obj: Element) -> None:
         return
     wrapper = ctx.new_element("span" if obj.parent.tag in ("p", "a", "span") else "div")
     for n in nodes:
+        ctx.keep_children(n.parent)
         detach(n)
         wrapper.append(n)
+    ctx.keep_children(obj.parent)
     obj.parent.insert(obj.index_in_parent() + 1, wrapper)
     ctx.unwrap(
         wrapper, STRUCTURE, "object-fallback", "a plugin object's fallback content, shown in its place"
@@ -169,22 +171,21 @@ _LAZY_ATTRS = frozenset(LAZY_SRC_ATTRS + LAZY_SRCSET_ATTRS)
 
 def _lazy_attrs(el: Element) -> None:
     if _LAZY_ATTRS.isdisjoint(el.attrs):  # no lazy source: only ``loading`` can go (most media)
-        el.attrs.pop("loading", None)
+        drop_attr(el, "loading")
         return
     src = el.get("src")
     for a in LAZY_SRC_ATTRS:
         v = el.get(a).strip()
         if v and not v.startswith("data:") and is_placeholder_src(src):
-            el.attrs["src"] = v
+            set_attr(el, "src", v)
             break
     if not el.get("srcset").strip() or is_placeholder_src(el.get("srcset")):
         for a in LAZY_SRCSET_ATTRS:
             v = el.get(a).strip()
             if v:
-                el.attrs["srcset"] = v
+                set_attr(el, "srcset", v)
                 break
-    if "loading" in el.attrs:
-        del el.attrs["loading"]
+    drop_attr(el, "loading")
 
 
 def _raw_markup(ns: Element) -> str | None:
@@ -233,6 +234,7 @@ def _noscripts(ctx: Context, noscripts: list[Element]) -> bool:
                 )
         wrapper = ctx.new_element("span" if ns.parent.tag in ("p", "a", "span") else "div")
         for c in content:
+            ctx.keep_children(c.parent)
             wrapper.append(c)
         # the wrapper holds only the noscript's own elements or new ones parsed from its text: the page's
         # measures are kept (a noscript on 74 of scrapinghub's 181 pages cost select_root a fresh measure)
@@ -271,9 +273,10 @@ def _streamed(ctx: Context, segment_divs: list[Element], holes: list[Element]) -
             continue
         moved = True
         if seg.parent is not None:
+            ctx.keep_children(seg.parent)
             seg.parent.children.remove(seg)
             seg.parent = None
-        seg.attrs.pop("hidden", None)
+        drop_attr(seg, "hidden")
         _drop_fallback(ctx, tpl)
         ctx.replace(tpl, seg, STRUCTURE, "streamed-segment", f"streamed segment {seg.id} placed at {tpl.id}")
         ctx.unwrap(seg, STRUCTURE, "streamed-segment", "segment wrapper dropped")

@@ -13,6 +13,7 @@ import re
 from urllib.parse import urljoin
 
 from ..context import Context
+from ..dom import set_attr
 from ..urls import base_url, split_srcset
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
@@ -55,6 +56,6 @@ def run(ctx: Context) -> None:
     for el in root.iter():
         for attr in URL_ATTRS.get(el.tag, ()):
             if attr in el.attrs:
-                el.attrs[attr] = absolutize(base, el.attrs[attr])
+                set_attr(el, attr, absolutize(base, el.attrs[attr]))
         if "srcset" in el.attrs and el.tag in ("img", "source"):
-            el.attrs["srcset"] = absolutize_srcset(base, el.attrs["srcset"])
+            set_attr(el, "srcset", absolutize_srcset(base, el.attrs["srcset"]))

@@ -738,9 +738,18 @@ def run(ctx: Context) -> None:
         best = top if ctx.root_choice == ROOT_PROSE and top is not None else sc.ranked()[0]
         ctx.core = frozenset(e.nid for e in (best, *best.ancestors()))
     if top is None:
+        ctx.take_facts(None)
         ctx.root = None
         return
     lead = _lead_player(top.parent if joined and top.parent is not None else top, sc)
+    root = top.parent if joined and top.parent is not None else top
+    final = lead[0] if lead is not None else root
+    # The paths the log gives and the facts the result reads of the input page, before the first removal
+    # (a run without the copy reads the input in its own tree: ``Context.take_facts``). Every removal below
+    # is inside ``final``, so its path and the root's stay as they are here.
+    root_path = ctx.path_of(root) if lead is not None else ""
+    final_path = ctx.path_of(final)
+    ctx.take_facts(final)
     if joined:
         parent = top.parent
         assert parent is not None
@@ -754,17 +763,13 @@ def run(ctx: Context) -> None:
                 ctx.remove(sib, SCORE, "sibling-not-joined", reason)
             elif isinstance(sib, Text) and sib.data.strip() and len(sib.data.strip()) < STRAY_TEXT_MAX:
                 ctx.remove(sib, SCORE, "sibling-not-joined", "stray text beside the article")
-        root = parent
-    else:
-        root = top
     if lead is not None:
         holder, block = lead
-        ctx.note("lead-player", block, f"lead player block joined to the article {ctx.path_of(root)}")
-        _prune_up_to(ctx, root, holder, block, f"outside the content root ({ctx.path_of(root)})")
+        ctx.note("lead-player", block, f"lead player block joined to the article {root_path}")
+        _prune_up_to(ctx, root, holder, block, f"outside the content root ({root_path})")
         ctx.lead = frozenset({block.nid})
-        root = holder
-    _prune_outside(ctx, root, "outside the content root", SCORE, "outside-root")
-    ctx.root = root
+    _prune_outside(ctx, final, "outside the content root", SCORE, "outside-root", final_path)
+    ctx.root = final
 
 
 def _holds(el: Element, inner: Element) -> bool:
@@ -891,9 +896,12 @@ def _learned_root(
     return c.top, set(c.joined)
 
 
-def _prune_outside(ctx: Context, root: Element, reason: str, kind: str, rule: str) -> None:
-    """Remove, with one log entry per subtree, everything in <body> that is not the root or its ancestor."""
-    path = ctx.path_of(root)
+def _prune_outside(
+    ctx: Context, root: Element, reason: str, kind: str, rule: str, path: str | None = None
+) -> None:
+    """Remove, with one log entry per subtree, everything in <body> that is not the root or its ancestor
+    (``path``: the root's, if already known)."""
+    path = ctx.path_of(root) if path is None else path
     cur = root
     while cur.parent is not None and cur.tag != "body":
         parent = cur.parent
