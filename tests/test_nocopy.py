@@ -183,7 +183,9 @@ NOSCRIPT_BYLINE = (
 
 
 @pytest.mark.parametrize("parser", ["html5lib", "fast"])
-def test_input_seen_through_a_noscript_replaced_before_the_root(parser: str) -> None:
+def test_input_seen_through_a_noscript_replaced_before_the_root(
+    parser: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """resolve_deferred moves a noscript's content into a new wrapper and then out of it before select_root
     runs; the input's view must give those nodes back to the noscript (not to the wrapper): the byline
     inside it is near the root in the input, as the copy says."""
@@ -191,20 +193,9 @@ def test_input_seen_through_a_noscript_replaced_before_the_root(parser: str) -> 
         pytest.skip("the fast parser is not installed")
     opts = make_options(None, {})
     copied = extract_document(parse_html(NOSCRIPT_BYLINE, parser=parser), opts)
-    seen: list[bool] = []
-    real = extract_module.run_pipeline
-
-    def spy(*args: Any, **kwargs: Any) -> Context:
-        ctx = real(*args, **kwargs)
-        seen.append(ctx.in_place)
-        return ctx
-
-    extract_module.run_pipeline = spy
-    try:
-        doc = parse_html(NOSCRIPT_BYLINE, parser=parser)
-        in_place = extract_owned(doc, opts, lambda: parse_html(NOSCRIPT_BYLINE, parser=parser))
-    finally:
-        extract_module.run_pipeline = real
+    seen = _in_place_runs(monkeypatch)
+    doc = parse_html(NOSCRIPT_BYLINE, parser=parser)
+    in_place = extract_owned(doc, opts, lambda: parse_html(NOSCRIPT_BYLINE, parser=parser))
     assert seen == [True]
     assert copied.byline == "Ann Example"
     assert outcome(in_place) == outcome(copied)

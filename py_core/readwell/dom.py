@@ -97,6 +97,10 @@ class Node:
             yield p
             p = p.parent
 
+    def within(self, outer: Element) -> bool:
+        """This node is ``outer`` or inside it."""
+        return self is outer or any(a is outer for a in self.ancestors())
+
 
 class Text(Node):
     """A text node; ``data`` is already entity-decoded."""

@@ -36,7 +36,7 @@ from .rules import (
     tokens_of,
 )
 from .selectors import Pred, SelectorIndex, compile_selector
-from .textstats import text_units
+from .textstats import SUBHEADINGS, text_units
 from .thresholds import (
     ARTICLE_BODY_WEIGHT,
     ARTICLE_TAG_UNITS,
@@ -245,7 +245,6 @@ def match_partial(el: Element, st: Stat) -> Rule[frozenset[str]] | None:
 # --- a comment thread closing the root (remove_by_selector, remove_low_score) -------------------------------
 # Elements that can be a thread's heading (an anchor's or a container's name counts whatever its tag).
 _THREAD_HEADING_TAGS = frozenset({"h2", "h3", "h4", "h5", "h6", "p", "div", "strong", "b", "span", "dt"})
-_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 _NOT_EVIDENCE = NON_TEXT | {"pre", "code"}
 
 
@@ -402,7 +401,7 @@ def trailing_thread(
         if (
             kind == "thread name"
             or kind == "heading"
-            and start.tag in _HEADINGS
+            and start.tag in SUBHEADINGS
             or _sure_enough(start, tail, stats)
         ):
             return start, kind, tail

@@ -83,6 +83,7 @@ def led_by_link(el: Element) -> bool:
 
 
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+SUBHEADINGS = HEADINGS - {"h1"}  # the headings inside an article (its <h1> is the page's headline)
 
 
 def headed_by_link(el: Element) -> bool:

@@ -91,10 +91,6 @@ def _tidy_steps(base: str | None) -> dict[str, Callable[[str], str | None]]:
 _HEAD_TAGS = frozenset({"meta", "script", "h1"})
 
 
-def _inside(el: Element, ancestor: Element) -> bool:
-    return any(a is ancestor for a in el.ancestors())
-
-
 class _Head:
     """The head-time readers of ``Source.where``, over one document."""
 
@@ -105,7 +101,7 @@ class _Head:
         self.ld = jsonld_article(doc, found["script"]) or {}
         self.base = base_url(doc, url)
         body = doc.body
-        self.h1s = [normalize_space(h.text()) for h in found["h1"] if _inside(h, body)][:5]
+        self.h1s = [normalize_space(h.text()) for h in found["h1"] if h.within(body)][:5]
         self.tidy = _tidy_steps(self.base)
 
     def candidates(self, src: Source) -> Iterator[str]:

@@ -18,6 +18,7 @@ from ..rules import (
     tokens_of,
 )
 from ..signals import match_exact, match_partial, trailing_thread
+from ..textstats import SUBHEADINGS
 from ..thresholds import (
     BIO_BOX_MAX_UNITS,
     MOST_OF_ROOT_NAMED,
@@ -72,10 +73,7 @@ def headed_bio_box(el: Element, st: Stat, title: str) -> bool:
     Not on a page about them (the heading is in the title), and not a long block (an essay)."""
     if el.tag not in ("div", "section", "aside") or st.units > BIO_BOX_MAX_UNITS:
         return False
-    return bio_headed(el, title, _HEADINGS)
-
-
-_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
+    return bio_headed(el, title, SUBHEADINGS)
 
 
 def remove_trailing_thread(ctx: Context, root: Element, stats: dict[int, Stat]) -> None:

@@ -508,7 +508,7 @@ def trim_after_climb(ctx: Context, root: Element) -> None:
             return  # the candidate left the wrapper (replaced by an earlier stage)
         chain.append(cur)
         cur = cur.parent
-    if wrapper is not root and not any(a is root for a in wrapper.ancestors()):
+    if not wrapper.within(root):
         return
     stats = ctx.measure(root)
     thread = trailing_thread(root, stats, ctx.core, ctx.is_protected)
@@ -521,7 +521,7 @@ def trim_after_climb(ctx: Context, root: Element) -> None:
             if sib.__class__ is not Element:
                 continue
             assert isinstance(sib, Element)
-            if thread is not None and (sib is thread[0] or any(a is sib for a in thread[0].ancestors())):
+            if thread is not None and thread[0].within(sib):
                 return  # the comment thread remove_by_selector cuts, with everything after it
             st = stats.get(sib.nid)
             if st is None or st.units == 0 or (beside_cell and sib.tag in ("td", "th")):

@@ -41,7 +41,7 @@ from ..signals import (
     hidden_reason,
     is_unlikely,
 )
-from ..textstats import text_units
+from ..textstats import SUBHEADINGS, text_units
 from ..thresholds import (
     CELL_PARAGRAPH_RUN_UNITS,
     CHUNK_MIN_SHARE,
@@ -256,7 +256,7 @@ _HEAD_ENDS = frozenset({"p", "pre", "blockquote", "ul", "ol", "table", "figure"}
 
 def _related(a: Element, b: Element) -> bool:
     """One of ``a`` and ``b`` holds the other (or they are the same element)."""
-    return a is b or a in set(b.ancestors()) or b in set(a.ancestors())
+    return a.within(b) or b.within(a)
 
 
 def _dated_head(item: Element) -> bool:
@@ -346,9 +346,6 @@ def _direct_units(el: Element) -> int:
 def _longest_run(el: Element) -> int:
     """Text units of ``el``'s longest own text node (one run between ``<br>``s or blocks)."""
     return max((text_units(c.data) for c in el.children if isinstance(c, Text)), default=0)
-
-
-SUBHEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 
 
 def _prose_heading(st: Stat) -> bool:
@@ -731,7 +728,7 @@ def run(ctx: Context) -> None:
             ctx.note("retry-prose", top, "retry of a declined page: the runner-up holding an article's prose")
     elif top is not None and ctx.options.root_model:
         top, joined = _learned_root(ctx, body, sc, top, joined)
-    if ctx.sections_climb is not None and (top is None or not _holds(top, ctx.sections_climb[1])):
+    if ctx.sections_climb is not None and (top is None or not ctx.sections_climb[1].within(top)):
         ctx.sections_climb = None  # a retry or the learned model chose another root: no climb to trim
     stats = sc.stats
     if sc.scores:
@@ -770,11 +767,6 @@ def run(ctx: Context) -> None:
         ctx.lead = frozenset({block.nid})
     _prune_outside(ctx, final, "outside the content root", SCORE, "outside-root", final_path)
     ctx.root = final
-
-
-def _holds(el: Element, inner: Element) -> bool:
-    """``inner`` is ``el`` or inside it."""
-    return inner is el or any(a is el for a in inner.ancestors())
 
 
 def prose_runner_up(sc: Scoring, least: float) -> Element | None:
