@@ -22,6 +22,15 @@ MOST_OF_ROOT_SHAPE = 0.5  # remove_low_score: a block with over half of the root
 # remove_low_score: a block under 800 units whose links hold more than this share of its text is a widget
 LINK_DENSITY_LITTLE_TEXT = 0.33
 BEST_BODY_SHARE = 0.5  # remove_low_score: a block with over half of scoring's best element's text is its body
+# remove_low_score: link lists that together hold this share of the root's text are a link post's body (a
+# weekly roundup of headlines): one list over MOST_OF_ROOT_SHAPE is kept already, a post split into a list
+# and a "More:" list was emptied and declined. 0.8: a short post with "Link love"/"Popular" lists after it
+# holds 0.55-0.8 of its root in those lists on the development sets (0.6 took such lists into 4 dragnet-dev
+# pages).
+LINK_POST_LIST_SHARE = 0.8
+# remove_low_score: ... and their items average this many units: headlines, not a menu's one- to three-word
+# links (a page's menus and archive lists average 12-20 units an item where a root is mostly lists)
+LINK_POST_ITEM_UNITS = 40
 # remove_low_score: a block whose images have no source (they show nothing) is judged on its text, and this
 # much text is an article's (the boxes of sourceless images the development sets keep out have < 200)
 SOURCELESS_IMAGES_TEXT_UNITS = 500

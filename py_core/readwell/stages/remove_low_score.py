@@ -30,6 +30,8 @@ from ..textstats import BLOCK_TAGS, HEADINGS, headed_by_link, led_by_link, text_
 from ..thresholds import (
     BEST_BODY_SHARE,
     LINK_DENSITY_LITTLE_TEXT,
+    LINK_POST_ITEM_UNITS,
+    LINK_POST_LIST_SHARE,
     MOST_OF_ROOT_SHAPE,
     PROSE_MIN_MARKS,
     PROSE_MIN_UNITS,
@@ -295,7 +297,7 @@ def run(ctx: Context) -> None:
     # Bottom-up: inner blocks first, so an outer container is judged on what survives inside it.
     order = [e for e in root.iter(include_self=False) if e.tag in CANDIDATE_TAGS or unknown_wrapper(e)]
     removed: set[int] = set()
-    body = body_of_best(root, ctx.core, stats)
+    body = body_of_best(root, ctx.core, stats) | link_post_lists(root, stats, root_units)
     index = SiblingIndex()  # (bottom-up: a block's earlier siblings do not move before it is judged)
     for el in reversed(order):
         if el.parent is None or ctx.is_protected(el) or any(a.nid in removed for a in el.ancestors()):
@@ -351,6 +353,47 @@ def run(ctx: Context) -> None:
                 if anc is root:
                     break
     trim_after_climb(ctx, root)
+
+
+LIST_TAGS = frozenset({"ul", "ol"})
+
+
+def link_post_lists(root: Element, stats: dict[int, Stat], root_units: int) -> set[int]:
+    """The ids of the link lists under ``root`` and of their wrappers below it when those lists together are
+    the article: a link post (a weekly roundup, "quickies") whose text is headlines.
+
+    Each list alone is a "list of links", and a wrapper holding two of them "more list items than
+    paragraphs"; a list holding over half of the root is kept (``MOST_OF_ROOT_SHAPE``), but a roundup split
+    into its list and a "More:" list was removed piece by piece, and the post was declined. Outermost lists
+    over ``LINK_DENSITY_LITTLE_TEXT`` that together hold ``LINK_POST_LIST_SHARE`` of the root, with items of
+    ``LINK_POST_ITEM_UNITS`` on average (headlines, not a menu's words), are kept with the blocks holding
+    them. A short post with a "Link love" or "Popular" list after it has its own paragraphs: the lists hold
+    less of it, and go as before."""
+    if not root_units:
+        return set()
+    lists: list[Element] = []
+    total = items = 0
+    stack = [c for c in root.element_children]
+    while stack:
+        e = stack.pop()
+        if e.tag in LIST_TAGS:
+            st = stats.get(e.nid)
+            if st is not None and st.link_density > LINK_DENSITY_LITTLE_TEXT:
+                lists.append(e)
+                total += st.units
+                items += st.list_items
+            continue  # (a list inside a list is part of it)
+        stack.extend(e.element_children)
+    if total < LINK_POST_LIST_SHARE * root_units or total < LINK_POST_ITEM_UNITS * items:
+        return set()
+    out: set[int] = set()
+    for e in lists:
+        out.add(e.nid)
+        for a in e.ancestors():
+            if a is root or a.nid in out:
+                break
+            out.add(a.nid)
+    return out
 
 
 def thumbnail_list(el: Element, st: Stat) -> bool:
