@@ -571,6 +571,34 @@ TRACKER_URL = re.compile(
     r"(pixel|beacon|tracking|track|analytics|doubleclick|/b/ss/|scorecardresearch|facebook\.com/tr|\.gif\?)",
     re.I,
 )
+
+
+def _num(v: str) -> float | None:
+    m = re.match(r"^\s*(\d+(?:\.\d+)?)\s*(px)?\s*$", v or "")
+    return float(m.group(1)) if m else None
+
+
+def media_size(el: Element) -> tuple[float | None, float | None]:
+    """The image's size: declared (``width``/``height`` attributes, inline style) first, then the live box.
+
+    Why declared first: a live page measures a broken or blocked image as the browser's 16×16 placeholder,
+    so a tracking pixel declared ``width="1"`` would look like an icon there and survive, while CPython (no
+    layout) removes it; the author's declared size is the same in every runtime.
+    """
+    w, h = _num(el.get("width")), _num(el.get("height"))
+    style = el.get("style")
+    if style:
+        mw = re.search(r"(?<![-\w])width\s*:\s*(\d+(?:\.\d+)?)px", style)
+        mh = re.search(r"(?<![-\w])height\s*:\s*(\d+(?:\.\d+)?)px", style)
+        w = float(mw.group(1)) if mw else w
+        h = float(mh.group(1)) if mh else h
+    lay = el.layout
+    if lay and lay.get("w") is not None:
+        w = w if w is not None else float(lay["w"])
+        h = h if h is not None else float(lay["h"])
+    return w, h
+
+
 SizeMatch = Callable[[Element, float | None, float | None], bool]
 
 

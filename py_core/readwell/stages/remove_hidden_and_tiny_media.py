@@ -9,48 +9,20 @@ first, then remove in one batch (so a removal never changes what the next check 
 
 from __future__ import annotations
 
-import re
-
 from ..context import HIDDEN, TINY, Context
 from ..dom import Element
-from ..rules import PULL_QUOTE_TOKENS, TINY_RULES, Rule, SizeMatch, tokens_of
+from ..rules import PULL_QUOTE_TOKENS, TINY_RULES, Rule, SizeMatch, media_size, tokens_of
 from ..signals import hidden_rule
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
 AFTER: tuple[str, ...] = ("resolve_deferred", "normalize_structures", "callouts")
 
 
-def _num(v: str) -> float | None:
-    m = re.match(r"^\s*(\d+(?:\.\d+)?)\s*(px)?\s*$", v or "")
-    return float(m.group(1)) if m else None
-
-
-def _size(el: Element) -> tuple[float | None, float | None]:
-    """The image's size: declared (``width``/``height`` attributes, inline style) first, then the live box.
-
-    Why declared first: a live page measures a broken or blocked image as the browser's 16×16 placeholder,
-    so a tracking pixel declared ``width="1"`` would look like an icon there and survive, while CPython (no
-    layout) removes it; the author's declared size is the same in every runtime.
-    """
-    w, h = _num(el.get("width")), _num(el.get("height"))
-    style = el.get("style")
-    if style:
-        mw = re.search(r"(?<![-\w])width\s*:\s*(\d+(?:\.\d+)?)px", style)
-        mh = re.search(r"(?<![-\w])height\s*:\s*(\d+(?:\.\d+)?)px", style)
-        w = float(mw.group(1)) if mw else w
-        h = float(mh.group(1)) if mh else h
-    lay = el.layout
-    if lay and lay.get("w") is not None:
-        w = w if w is not None else float(lay["w"])
-        h = h if h is not None else float(lay["h"])
-    return w, h
-
-
 def tiny_media(el: Element) -> tuple[Rule[SizeMatch], str] | None:
     """(rule, reason with the size) of the first tiny-media rule an ``<img>`` or ``<svg>`` matches."""
     if el.tag not in ("img", "svg"):
         return None
-    w, h = _size(el)
+    w, h = media_size(el)
     rule = next((r for r in TINY_RULES if r.match(el, w, h)), None)
     return (rule, rule.reason.format(w=w, h=h)) if rule is not None else None
 

@@ -20,6 +20,7 @@ from ..rules import (
     SEE_ALSO_HEADING,
     SEE_ALSO_LOOKBACK,
     enclosing_block,
+    media_size,
     phrase_in_prose,
     quotes_a_post,
     reads_as_prose,
@@ -33,6 +34,7 @@ from ..thresholds import (
     LINK_POST_ITEM_UNITS,
     LINK_POST_LIST_SHARE,
     MOST_OF_ROOT_SHAPE,
+    PIXEL_MAX,
     PROSE_MIN_MARKS,
     PROSE_MIN_UNITS,
     SENTENCE_SPAN_MIN_UNITS,
@@ -162,7 +164,7 @@ def verdict(el: Element, st: Stat, root_units: int, fields: set[int] | None = No
     if st.inputs > max(1, p // 3) and (el.nid in fields if fields is not None else has_form_field(el)):
         return f"form-like block ({st.inputs} inputs, {p} paragraphs)"
     if st.images > 1 and p / st.images < 0.5 and el.tag != "figure" and st.units < 200 * st.images:
-        pictures = st.images - images_in_sentences(el)
+        pictures = st.images - images_in_sentences(el) - spacer_images(el)
         if pictures > 1 and p / pictures < 0.5 and not shows_no_picture(el):
             return f"image grid ({pictures} images, {p} paragraphs)"
     if (
@@ -240,6 +242,21 @@ def shows_no_picture(el: Element) -> bool:
         if src and not src.startswith("data:"):
             return False
     return text_units(el.text()) >= SOURCELESS_IMAGES_TEXT_UNITS  # its text now (stats lag behind removals)
+
+
+def spacer_images(el: Element) -> int:
+    """Images ``PIXEL_MAX`` thin in one direction: a table layout's spacer (``width="5" height="1"``) or a
+    drawn rule line (203×1). They show no picture, so they do not make a block an image grid: an old
+    template's fact box beside the story (a heading, four bullet lines, a spacer cell and a dashed rule) and
+    a photo's caption cell went as grids. (Images thin in both directions are tracking pixels, removed
+    before this stage.)"""
+    n = 0
+    for img in el.iter(include_self=False):
+        if img.tag == "img":
+            w, h = media_size(img)
+            if (w is not None and w <= PIXEL_MAX) or (h is not None and h <= PIXEL_MAX):
+                n += 1
+    return n
 
 
 def images_in_sentences(el: Element) -> int:
