@@ -27,6 +27,8 @@ from ..rules import (
     MAYBE_TOKENS,
     PROMO_TEXT,
     THREAD_CLOCK,
+    THREAD_HEAD_DATE,
+    THREAD_HEAD_SEPARATOR,
     bio_headed,
     legal_notice,
     tokens_of,
@@ -78,6 +80,7 @@ from ..thresholds import (
     STRONG_SHARE,
     THREAD_HEAD_LEVELS,
     THREAD_LINE_MAX_CHARS,
+    THREAD_NEST_LEVELS,
     THREAD_SHAPE_DATED_SHARE,
     THREAD_SHAPE_MAX_ITEM_SHARE,
     THREAD_SHAPE_MIN_ITEMS,
@@ -238,16 +241,63 @@ def _thread_runs(sc: Scoring) -> tuple[list[Element], frozenset[int]]:
         if total <= 0 or nid in skip:
             continue
         kids = el.element_children
-        if len(kids) < THREAD_SHAPE_MIN_ITEMS:
+        if el.tag in _LIST_TAGS and kids:
+            kids, own = _reply_tree(el, sc)  # a nested reply tree is one run
+            if len(kids) > len(el.element_children):
+                total = sc.stats[nid].units  # (an <li> scores as a paragraph: its prose holds its replies')
+        elif len(kids) >= THREAD_SHAPE_MIN_ITEMS:
+            own = [sc.prose.get(k.nid, 0.0) for k in kids]
+        else:
             continue
-        if max(sc.prose.get(k.nid, 0.0) for k in kids) > THREAD_SHAPE_MAX_ITEM_SHARE * total:
+        if len(kids) < THREAD_SHAPE_MIN_ITEMS or max(own) > THREAD_SHAPE_MAX_ITEM_SHARE * total:
             continue
         dated = [i for i, k in enumerate(kids) if _dated_head(k)]
-        if len(dated) < THREAD_SHAPE_MIN_ITEMS or len(dated) < THREAD_SHAPE_DATED_SHARE * len(kids):
+        # a reply tree's share counts the items holding text: its empty items are placeholders (a hidden
+        # reply, a "load more" stub) and its collapsed replies show a title line without the head
+        counted = len(kids) if len(kids) == len(el.element_children) else sum(1 for o in own if o > 0)
+        if len(dated) < THREAD_SHAPE_MIN_ITEMS or len(dated) < THREAD_SHAPE_DATED_SHARE * max(counted, 1):
             continue
         holders.append(el)
-        skip.update(k.nid for k in kids[dated[1] :])
+        left = kids[dated[1] :]
+        skip.update(k.nid for k in left)
+        if counted != len(kids):
+            # a kept item holding left-out replies scores as a paragraph with all their text: left out too
+            skip.update(k.nid for k in kids[: dated[1]] if any(r.within(k) for r in left))
     return holders, frozenset(skip)
+
+
+_LIST_TAGS = frozenset({"ul", "ol", "dl"})
+
+
+def _reply_tree(el: Element, sc: Scoring) -> tuple[list[Element], list[float]]:
+    """The items of the list ``el`` in document order, with the items of the lists of ``el``'s tag nested in
+    them (a reply tree: ``ul > li > ul > li``, ``dl > dd > dl > dt``, within ``THREAD_NEST_LEVELS`` of an
+    item), and each item's own text units (without its nested replies; for a flat list, each item's prose,
+    as the flat test reads it). Why: a threaded theme nests every reply under the comment it answers, so the
+    top level has a few items, one of which holds most of the text: the flat test read that as one long
+    dated article. An article's nested bullet list has items of a line each, without a commenter's head."""
+    items: list[Element] = []
+    own: list[float] = []
+    lists = [el]
+    while lists:
+        lst = lists.pop(0)
+        for k in lst.element_children:
+            items.append(k)
+            mine = float(sc.stats[k.nid].units)
+            stack = [(c, 1) for c in k.element_children]
+            while stack:
+                n, d = stack.pop()
+                if n.tag == el.tag:
+                    lists.append(n)
+                    mine -= sc.stats[n.nid].units
+                elif d < THREAD_NEST_LEVELS:
+                    stack.extend((c, d + 1) for c in n.element_children)
+            own.append(mine)
+    if len(items) == len(el.element_children):
+        return items, [sc.prose.get(k.nid, 0.0) for k in items]  # a flat list: the flat test's measure
+    order = {id(n): i for i, n in enumerate(el.iter())}
+    pairs = sorted(zip(items, own, strict=True), key=lambda p: order[id(p[0])])
+    return [p[0] for p in pairs], [p[1] for p in pairs]
 
 
 _NOT_THREAD_ITEMS = frozenset({"p", "pre", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "figure"})
@@ -277,8 +327,9 @@ def _dated_head(item: Element) -> bool:
                 continue
             if len(own) > THREAD_LINE_MAX_CHARS:
                 break  # the comment's text: the head is over
-            if any(map(str.isdigit, own)) and (THREAD_CLOCK.search(own) or normalize_date(own)):
+            if any(map(str.isdigit, own)) and _dated_line(own):
                 dated = True
+                named = named or _name_beside_date(own)
             elif any(map(str.isalpha, own)):
                 named = True
             continue
@@ -292,6 +343,23 @@ def _dated_head(item: Element) -> bool:
         elif d < THREAD_HEAD_LEVELS:
             stack.extend((c, d + 1) for c in reversed(n.children))
     return dated and named
+
+
+def _dated_line(line: str) -> bool:
+    """A short line holding a date or a clock time: the forms ``normalize_date`` reads, a clock ``10:46``, or
+    a head's date it does not read ("10. Jul, 2012", "11.06.12": ``THREAD_HEAD_DATE``)."""
+    return bool(THREAD_CLOCK.search(line) or normalize_date(line) or THREAD_HEAD_DATE.search(line))
+
+
+def _name_beside_date(line: str) -> bool:
+    """A dated line that also names someone, in one string ("Name - August 8, 2012", "Name says: March 3,
+    2012 at 4:12 pm"): a part between ``THREAD_HEAD_SEPARATOR``s holds letters and no date. Why: the head's
+    name and date often share a text node, and the name test read only the other nodes. A live blog's
+    "Updated March 3, 2012 at 4:12 pm" has no separator: a date alone."""
+    parts = THREAD_HEAD_SEPARATOR.split(line)
+    return len(parts) > 1 and any(
+        any(map(str.isalpha, p)) and not (any(map(str.isdigit, p)) and _dated_line(p)) for p in parts
+    )
 
 
 def _legal_notice(el: Element, st: Stat) -> bool:
