@@ -563,6 +563,7 @@ def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None
     if not sc.scores:
         return None, sc, set()
     threads: frozenset[int] = frozenset()
+    left_out: list[Element] = []  # the threads' elements when left out of scoring
     holders, skip = _thread_runs(sc)
     if skip:
         # Scored again without the threads' items after their first: when the best then changes and is
@@ -576,6 +577,7 @@ def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None
             if best is not sc.ranked()[0]:
                 threads = frozenset(h.nid for h in holders)
                 sc = score_candidates(body, sc.stats, title, threads)
+                left_out = holders
                 if ctx is not None:
                     for h in holders:
                         ctx.note(
@@ -585,7 +587,12 @@ def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None
     if ctx is not None:
         ctx.note(BEST_SCORE_NOTE, top, f"best-scoring candidate ({sc.score(top):.1f})")
     top = _refine(top, sc, ctx)
-    return top, sc, _siblings_to_join(top, sc) - threads  # a thread beside the post is not joined to it
+    joined = _siblings_to_join(top, sc) - threads  # a thread beside the post is not joined to it ...
+    if joined and left_out and top.parent is not None:
+        # ... nor is a block holding one (the thread's box around its list, with its count line and form: it
+        # reads as prose, and joining it made the post's parent the root, comments and all)
+        joined -= {s.nid for s in top.parent.element_children if any(h.within(s) for h in left_out)}
+    return top, sc, joined
 
 
 def _refine(top: Element, sc: Scoring, ctx: Context | None) -> Element:
