@@ -136,6 +136,9 @@ class Scoring:
     # ``list(body.iter())`` when scored: the learned root's page facts read it instead of walking again
     # (select_root changes nothing in between; stale once the tree changes, so read it only there)
     body_elements: list[Element] | None = None
+    # threads recognised by their shape inside the post's own block (find_root, ``_closes_post``): the
+    # root is taken without them
+    threads: tuple[Element, ...] = ()
 
     def score(self, el: Element) -> float:
         return self.scores.get(el.nid, 0.0)
@@ -302,6 +305,31 @@ def _reply_tree(el: Element, sc: Scoring) -> tuple[list[Element], list[float]]:
 
 _NOT_THREAD_ITEMS = frozenset({"p", "pre", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "figure"})
 _HEAD_ENDS = frozenset({"p", "pre", "blockquote", "ul", "ol", "table", "figure"})
+
+
+def _closes_post(holders: list[Element], first: Element, best: Element, prose: dict[int, float]) -> bool:
+    """The thread had taken the root (the first scoring's best is a thread or inside one) and, without its
+    items, the best is the block holding the thread (the post's own block, the thread placed after its
+    text: ``post > [headline, text, ol of comments]``, nothing after it: ``_last_prose``), not an item
+    inside it. Why: a theme that puts the comments inside the post's block gave the whole thread as the
+    article; a forum's opening post and a live blog's first entry are items of the run, so their best stays
+    inside it and this does not apply."""
+    if any(best.within(h) for h in holders):
+        return False
+    return any(first.within(h) and h.within(best) and _last_prose(h, best, prose) for h in holders)
+
+
+def _last_prose(thread: Element, block: Element, prose: dict[int, float]) -> bool:
+    """No prose follows ``thread`` inside ``block`` (``prose`` as scoring measured it): the run closes the
+    block, as comments close a post. A dated, signed list in the middle of an article (a timeline, a list
+    of quotes) is followed by the article's next paragraphs."""
+    cur = thread
+    while cur is not block and cur.parent is not None:
+        sibs = cur.parent.element_children
+        if any(prose.get(s.nid, 0.0) > 0 for s in sibs[sibs.index(cur) + 1 :]):
+            return False
+        cur = cur.parent
+    return True
 
 
 def _related(a: Element, b: Element) -> bool:
@@ -573,11 +601,19 @@ def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None
         # would give the page wrapper the prose to be climbed to).
         again = score_candidates(body, sc.stats, title, skip)
         best = again.ranked()[0] if again.scores else None
-        if best is not None and not any(_related(h, best) for h in holders):
-            if best is not sc.ranked()[0]:
+        first = sc.ranked()[0]
+        if best is not None and (
+            not any(_related(h, best) for h in holders) or _closes_post(holders, first, best, again.prose)
+        ):
+            if best is not first:
                 threads = frozenset(h.nid for h in holders)
                 sc = score_candidates(body, sc.stats, title, threads)
                 left_out = holders
+                sc.threads = tuple(
+                    h
+                    for h in holders
+                    if h is not best and h.within(best) and _last_prose(h, best, again.prose)
+                )
                 if ctx is not None:
                     for h in holders:
                         ctx.note(
@@ -841,6 +877,9 @@ def run(ctx: Context) -> None:
         _prune_up_to(ctx, root, holder, block, f"outside the content root ({root_path})")
         ctx.lead = frozenset({block.nid})
     _prune_outside(ctx, final, "outside the content root", SCORE, "outside-root", final_path)
+    for thread in sc.threads:
+        if thread.within(final) and thread is not final:
+            ctx.remove(thread, SCORE, "thread-shape", "a run of dated look-alike items after the post's text")
     ctx.root = final
 
 
