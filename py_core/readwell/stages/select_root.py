@@ -362,8 +362,8 @@ def _dated_head(item: Element) -> bool:
                 named = True
             continue
         assert isinstance(n, Element)
-        if n.tag in _HEAD_ENDS and (dated or n.tag != "p"):
-            break  # the comment's text (a <p> before the date is the head's line: "<p>Name <span>date")
+        if n.tag in _HEAD_ENDS and (dated or not _head_block(n)):
+            break  # the comment's text (a <p> or a short list before the date is the head's line)
         if n.tag in SKIP_TAGS:
             continue
         if n.tag == "time":
@@ -388,6 +388,15 @@ def _name_beside_date(line: str) -> bool:
     return len(parts) > 1 and any(
         any(map(str.isalpha, p)) and not (any(map(str.isdigit, p)) and _dated_line(p)) for p in parts
     )
+
+
+def _head_block(el: Element) -> bool:
+    """A block before a comment's date that is still its head: a <p> ("<p>Name <span>date"), or a short
+    list of the head's facts (``<ul><li>8:26 am May 3</li><li>Name wrote:</li></ul>``, a theme's metadata
+    list; a list of ``THREAD_LINE_MAX_CHARS`` at most)."""
+    if el.tag == "p":
+        return True
+    return el.tag in _LIST_TAGS and len(normalize_space(el.text())) <= THREAD_LINE_MAX_CHARS
 
 
 def _legal_notice(el: Element, st: Stat) -> bool:
