@@ -1206,6 +1206,18 @@ THREAD_AUTHOR_LINE = re.compile(
 # A clock time in a comment's short head line ("11.06.12 at 11:06 am", "10:46 pm"): numeric dates that
 # ``normalize_date`` does not read still come with one (select_root's thread shape).
 THREAD_CLOCK = re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?![\d:])")
+# A date written in a comment's head in a form ``normalize_date`` does not read ("10. Jul, 2012", "11.06.12",
+# "6 novembre 2012"): a day, any month word, a year, or three numbers. The month word is any word, not a
+# table of month names, so that any language's head is read; it is asked only of a short line opening an
+# item of a run of look-alike items (select_root._dated_head), where "3 people, 2012" does not occur.
+THREAD_HEAD_DATE = re.compile(
+    r"(?<!\d)(\d{1,2}\.?\s*[^\W\d_]{3,}\.?,?\s+\d{4}|[^\W\d_]{3,}\.?\s+\d{1,2}(st|nd|rd|th)?,?\s+\d{4}|"
+    r"\d{1,4}[./-]\d{1,2}[./-]\d{2,4})(?!\d)"
+)
+# Separators between a commenter's name and the date in one line ("Name - August 8, 2012",
+# "10. Jul, 2012 / Name says:", "Name | 3 May 2012", "Name says: March 3, 2012"): a part that holds no date is
+# the name. A live blog's "Updated March 3, 2012 at 4:12 pm" has no separator, so it is a date alone.
+THREAD_HEAD_SEPARATOR = re.compile(r"\s[-\u2013\u2014|/\u00b7\u2022]\s|\b(?:says|wrote|writes)\s*:?")
 # Names (id, anchor name) only comment threads and their forms carry: no article section is called so, so
 # they need no further evidence (a bare "comments" id is also a style guide's "## Comments" section).
 THREAD_NAME_TOKENS = frozenset(

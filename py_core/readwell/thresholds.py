@@ -65,6 +65,10 @@ THREAD_SHAPE_MIN_ITEMS = 4  # dated items needed: two or three dated blocks are 
 THREAD_SHAPE_DATED_SHARE = 1 / 3  # share of the children that are dated items (a <dl> dates only its <dt>s)
 THREAD_SHAPE_MAX_ITEM_SHARE = 0.6  # no item holds more of the prose (else one dated article, not a thread)
 THREAD_HEAD_LEVELS = 6  # a commenter's head (name, date) sits this many levels into the item at most
+# A reply tree (an item holding a list of the same tag with its replies, ul > li > ul > li) is read as one
+# run: its items are counted through nested lists found this many levels into an item, and each item's share
+# of the text is its own (without its replies): one first comment holds most of a nested thread's text.
+THREAD_NEST_LEVELS = 6
 PHRASE_CONTEXT_UNITS = 60  # an inline element with this much sentence text around it is a phrase in prose ...
 PHRASE_BLOCK_MAX_NODES = 600  # a paragraph has fewer nodes; a bigger block is read only around the phrase
 PHRASE_LINE_MAX_NODES = 60  # a bigger block: a phrase's line is read from this many nodes each way ...

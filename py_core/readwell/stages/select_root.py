@@ -27,6 +27,8 @@ from ..rules import (
     MAYBE_TOKENS,
     PROMO_TEXT,
     THREAD_CLOCK,
+    THREAD_HEAD_DATE,
+    THREAD_HEAD_SEPARATOR,
     bio_headed,
     legal_notice,
     tokens_of,
@@ -78,6 +80,7 @@ from ..thresholds import (
     STRONG_SHARE,
     THREAD_HEAD_LEVELS,
     THREAD_LINE_MAX_CHARS,
+    THREAD_NEST_LEVELS,
     THREAD_SHAPE_DATED_SHARE,
     THREAD_SHAPE_MAX_ITEM_SHARE,
     THREAD_SHAPE_MIN_ITEMS,
@@ -133,6 +136,9 @@ class Scoring:
     # ``list(body.iter())`` when scored: the learned root's page facts read it instead of walking again
     # (select_root changes nothing in between; stale once the tree changes, so read it only there)
     body_elements: list[Element] | None = None
+    # threads recognised by their shape inside the post's own block (find_root, ``_closes_post``): the
+    # root is taken without them
+    threads: tuple[Element, ...] = ()
 
     def score(self, el: Element) -> float:
         return self.scores.get(el.nid, 0.0)
@@ -238,20 +244,92 @@ def _thread_runs(sc: Scoring) -> tuple[list[Element], frozenset[int]]:
         if total <= 0 or nid in skip:
             continue
         kids = el.element_children
-        if len(kids) < THREAD_SHAPE_MIN_ITEMS:
+        if el.tag in _LIST_TAGS and kids:
+            kids, own = _reply_tree(el, sc)  # a nested reply tree is one run
+            if len(kids) > len(el.element_children):
+                total = sc.stats[nid].units  # (an <li> scores as a paragraph: its prose holds its replies')
+        elif len(kids) >= THREAD_SHAPE_MIN_ITEMS:
+            own = [sc.prose.get(k.nid, 0.0) for k in kids]
+        else:
             continue
-        if max(sc.prose.get(k.nid, 0.0) for k in kids) > THREAD_SHAPE_MAX_ITEM_SHARE * total:
+        if len(kids) < THREAD_SHAPE_MIN_ITEMS or max(own) > THREAD_SHAPE_MAX_ITEM_SHARE * total:
             continue
         dated = [i for i, k in enumerate(kids) if _dated_head(k)]
-        if len(dated) < THREAD_SHAPE_MIN_ITEMS or len(dated) < THREAD_SHAPE_DATED_SHARE * len(kids):
+        # a reply tree's share counts the items holding text: its empty items are placeholders (a hidden
+        # reply, a "load more" stub) and its collapsed replies show a title line without the head
+        counted = len(kids) if len(kids) == len(el.element_children) else sum(1 for o in own if o > 0)
+        if len(dated) < THREAD_SHAPE_MIN_ITEMS or len(dated) < THREAD_SHAPE_DATED_SHARE * max(counted, 1):
             continue
         holders.append(el)
-        skip.update(k.nid for k in kids[dated[1] :])
+        left = kids[dated[1] :]
+        skip.update(k.nid for k in left)
+        if counted != len(kids):
+            # a kept item holding left-out replies scores as a paragraph with all their text: left out too
+            skip.update(k.nid for k in kids[: dated[1]] if any(r.within(k) for r in left))
     return holders, frozenset(skip)
+
+
+_LIST_TAGS = frozenset({"ul", "ol", "dl"})
+
+
+def _reply_tree(el: Element, sc: Scoring) -> tuple[list[Element], list[float]]:
+    """The items of the list ``el`` in document order, with the items of the lists of ``el``'s tag nested in
+    them (a reply tree: ``ul > li > ul > li``, ``dl > dd > dl > dt``, within ``THREAD_NEST_LEVELS`` of an
+    item), and each item's own text units (without its nested replies; for a flat list, each item's prose,
+    as the flat test reads it). Why: a threaded theme nests every reply under the comment it answers, so the
+    top level has a few items, one of which holds most of the text: the flat test read that as one long
+    dated article. An article's nested bullet list has items of a line each, without a commenter's head."""
+    items: list[Element] = []
+    own: list[float] = []
+    lists = [el]
+    while lists:
+        lst = lists.pop(0)
+        for k in lst.element_children:
+            items.append(k)
+            mine = float(sc.stats[k.nid].units)
+            stack = [(c, 1) for c in k.element_children]
+            while stack:
+                n, d = stack.pop()
+                if n.tag == el.tag:
+                    lists.append(n)
+                    mine -= sc.stats[n.nid].units
+                elif d < THREAD_NEST_LEVELS:
+                    stack.extend((c, d + 1) for c in n.element_children)
+            own.append(mine)
+    if len(items) == len(el.element_children):
+        return items, [sc.prose.get(k.nid, 0.0) for k in items]  # a flat list: the flat test's measure
+    order = {id(n): i for i, n in enumerate(el.iter())}
+    pairs = sorted(zip(items, own, strict=True), key=lambda p: order[id(p[0])])
+    return [p[0] for p in pairs], [p[1] for p in pairs]
 
 
 _NOT_THREAD_ITEMS = frozenset({"p", "pre", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "figure"})
 _HEAD_ENDS = frozenset({"p", "pre", "blockquote", "ul", "ol", "table", "figure"})
+
+
+def _closes_post(holders: list[Element], first: Element, best: Element, prose: dict[int, float]) -> bool:
+    """The thread had taken the root (the first scoring's best is a thread or inside one) and, without its
+    items, the best is the block holding the thread (the post's own block, the thread placed after its
+    text: ``post > [headline, text, ol of comments]``, nothing after it: ``_last_prose``), not an item
+    inside it. Why: a theme that puts the comments inside the post's block gave the whole thread as the
+    article; a forum's opening post and a live blog's first entry are items of the run, so their best stays
+    inside it and this does not apply."""
+    if any(best.within(h) for h in holders):
+        return False
+    return any(first.within(h) and h.within(best) and _last_prose(h, best, prose) for h in holders)
+
+
+def _last_prose(thread: Element, block: Element, prose: dict[int, float]) -> bool:
+    """No prose follows ``thread`` inside ``block`` (``prose`` as scoring measured it): the run closes the
+    block, as comments close a post. A dated, signed list in the middle of an article (a timeline, a list
+    of quotes) is followed by the article's next paragraphs."""
+    cur = thread
+    while cur is not block and cur.parent is not None:
+        sibs = cur.parent.element_children
+        if any(prose.get(s.nid, 0.0) > 0 for s in sibs[sibs.index(cur) + 1 :]):
+            return False
+        cur = cur.parent
+    return True
 
 
 def _related(a: Element, b: Element) -> bool:
@@ -277,14 +355,15 @@ def _dated_head(item: Element) -> bool:
                 continue
             if len(own) > THREAD_LINE_MAX_CHARS:
                 break  # the comment's text: the head is over
-            if any(map(str.isdigit, own)) and (THREAD_CLOCK.search(own) or normalize_date(own)):
+            if any(map(str.isdigit, own)) and _dated_line(own):
                 dated = True
+                named = named or _name_beside_date(own)
             elif any(map(str.isalpha, own)):
                 named = True
             continue
         assert isinstance(n, Element)
-        if n.tag in _HEAD_ENDS and (dated or n.tag != "p"):
-            break  # the comment's text (a <p> before the date is the head's line: "<p>Name <span>date")
+        if n.tag in _HEAD_ENDS and (dated or not _head_block(n)):
+            break  # the comment's text (a <p> or a short list before the date is the head's line)
         if n.tag in SKIP_TAGS:
             continue
         if n.tag == "time":
@@ -292,6 +371,32 @@ def _dated_head(item: Element) -> bool:
         elif d < THREAD_HEAD_LEVELS:
             stack.extend((c, d + 1) for c in reversed(n.children))
     return dated and named
+
+
+def _dated_line(line: str) -> bool:
+    """A short line holding a date or a clock time: the forms ``normalize_date`` reads, a clock ``10:46``, or
+    a head's date it does not read ("10. Jul, 2012", "11.06.12": ``THREAD_HEAD_DATE``)."""
+    return bool(THREAD_CLOCK.search(line) or normalize_date(line) or THREAD_HEAD_DATE.search(line))
+
+
+def _name_beside_date(line: str) -> bool:
+    """A dated line that also names someone, in one string ("Name - August 8, 2012", "Name says: March 3,
+    2012 at 4:12 pm"): a part between ``THREAD_HEAD_SEPARATOR``s holds letters and no date. Why: the head's
+    name and date often share a text node, and the name test read only the other nodes. A live blog's
+    "Updated March 3, 2012 at 4:12 pm" has no separator: a date alone."""
+    parts = THREAD_HEAD_SEPARATOR.split(line)
+    return len(parts) > 1 and any(
+        any(map(str.isalpha, p)) and not (any(map(str.isdigit, p)) and _dated_line(p)) for p in parts
+    )
+
+
+def _head_block(el: Element) -> bool:
+    """A block before a comment's date that is still its head: a <p> ("<p>Name <span>date"), or a short
+    list of the head's facts (``<ul><li>8:26 am May 3</li><li>Name wrote:</li></ul>``, a theme's metadata
+    list; a list of ``THREAD_LINE_MAX_CHARS`` at most)."""
+    if el.tag == "p":
+        return True
+    return el.tag in _LIST_TAGS and len(normalize_space(el.text())) <= THREAD_LINE_MAX_CHARS
 
 
 def _legal_notice(el: Element, st: Stat) -> bool:
@@ -495,6 +600,7 @@ def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None
     if not sc.scores:
         return None, sc, set()
     threads: frozenset[int] = frozenset()
+    left_out: list[Element] = []  # the threads' elements when left out of scoring
     holders, skip = _thread_runs(sc)
     if skip:
         # Scored again without the threads' items after their first: when the best then changes and is
@@ -504,10 +610,19 @@ def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None
         # would give the page wrapper the prose to be climbed to).
         again = score_candidates(body, sc.stats, title, skip)
         best = again.ranked()[0] if again.scores else None
-        if best is not None and not any(_related(h, best) for h in holders):
-            if best is not sc.ranked()[0]:
+        first = sc.ranked()[0]
+        if best is not None and (
+            not any(_related(h, best) for h in holders) or _closes_post(holders, first, best, again.prose)
+        ):
+            if best is not first:
                 threads = frozenset(h.nid for h in holders)
                 sc = score_candidates(body, sc.stats, title, threads)
+                left_out = holders
+                sc.threads = tuple(
+                    h
+                    for h in holders
+                    if h is not best and h.within(best) and _last_prose(h, best, again.prose)
+                )
                 if ctx is not None:
                     for h in holders:
                         ctx.note(
@@ -517,7 +632,12 @@ def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None
     if ctx is not None:
         ctx.note(BEST_SCORE_NOTE, top, f"best-scoring candidate ({sc.score(top):.1f})")
     top = _refine(top, sc, ctx)
-    return top, sc, _siblings_to_join(top, sc) - threads  # a thread beside the post is not joined to it
+    joined = _siblings_to_join(top, sc) - threads  # a thread beside the post is not joined to it ...
+    if joined and left_out and top.parent is not None:
+        # ... nor is a block holding one (the thread's box around its list, with its count line and form: it
+        # reads as prose, and joining it made the post's parent the root, comments and all)
+        joined -= {s.nid for s in top.parent.element_children if any(h.within(s) for h in left_out)}
+    return top, sc, joined
 
 
 def _refine(top: Element, sc: Scoring, ctx: Context | None) -> Element:
@@ -766,6 +886,9 @@ def run(ctx: Context) -> None:
         _prune_up_to(ctx, root, holder, block, f"outside the content root ({root_path})")
         ctx.lead = frozenset({block.nid})
     _prune_outside(ctx, final, "outside the content root", SCORE, "outside-root", final_path)
+    for thread in sc.threads:
+        if thread.within(final) and thread is not final:
+            ctx.remove(thread, SCORE, "thread-shape", "a run of dated look-alike items after the post's text")
     ctx.root = final
 
 
