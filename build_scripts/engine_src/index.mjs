@@ -56,29 +56,32 @@ function optionsJson(options) {
 }
 
 // Strings go to Python as str; bytes (Uint8Array, Buffer, ArrayBuffer) as bytes, so readwell sniffs the
-// encoding (BOM, <meta charset>, ...) exactly as CPython does for bytes.
+// encoding (BOM, <meta charset>, ...) exactly as CPython does for bytes. A string crosses as its UTF-8
+// encoding and the bridge decodes it (utf8Text: true): Pyodide's own string copy is 3-5x slower
+// (readwell_bridge.extract_json says why and what a lone surrogate becomes).
+const ENCODER = new TextEncoder();
 function asHtml(html) {
-  if (typeof html === 'string') return html;
-  if (html instanceof Uint8Array) return new Uint8Array(html.buffer, html.byteOffset, html.byteLength);
-  if (html instanceof ArrayBuffer) return new Uint8Array(html);
+  if (typeof html === 'string') return { source: ENCODER.encode(html), utf8Text: true };
+  if (html instanceof Uint8Array) return { source: new Uint8Array(html.buffer, html.byteOffset, html.byteLength), utf8Text: false };
+  if (html instanceof ArrayBuffer) return { source: new Uint8Array(html), utf8Text: false };
   throw new TypeError('readwell: html must be a string or bytes (Uint8Array/Buffer/ArrayBuffer)');
 }
 
 /** Extract the main content from an HTML string or bytes. options: { url, selector, debug, disable: [...], ... } (Python keyword names;
  * camelCase keys are converted to snake_case). */
 export async function extract(html, options = {}) {
-  const source = asHtml(html);
+  const { source, utf8Text } = asHtml(html);
   const opts = optionsJson(options);
   const engine = await load();
-  return JSON.parse(engine.call('extract_json', source, opts));
+  return JSON.parse(engine.call('extract_json', source, opts, utf8Text));
 }
 
 /** Cheap check whether a page looks like an article: { value, score, ... }. */
 export async function isProbablyReaderable(html, options = {}) {
-  const source = asHtml(html);
+  const { source, utf8Text } = asHtml(html);
   const opts = optionsJson(options);
   const engine = await load();
-  return JSON.parse(engine.call('readerable_json', source, opts));
+  return JSON.parse(engine.call('readerable_json', source, opts, utf8Text));
 }
 
 /** Names of the pipeline stages, in order. */

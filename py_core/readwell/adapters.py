@@ -126,7 +126,7 @@ def from_snapshot(snap: dict[str, Any]) -> Document:
     with_attrs: list[Element] = []  # elements whose ``attrs`` is still the snapshot's own dict
     # frames: (the rest of a child list, the element it goes into, its depth, the holder at the depth cap)
     stack: list[tuple[Iterator[Any], Element, int, Element | None]] = [(iter((snap,)), doc_root, 0, None)]
-    push, pop = stack.append, stack.pop
+    pop = stack.pop  # (pushes are ``stack.append``, not a bound ``append``: see ``dom.Element.iter``)
     while stack:
         rest, parent, depth, cap = pop()
         kids = parent.children
@@ -185,8 +185,8 @@ def from_snapshot(snap: dict[str, Any]) -> Document:
                 target = parent
             kids_in = node.get("c")
             if kids_in:  # the element's subtree first, then the rest of this list
-                push((rest, parent, depth, cap))
-                push((iter(kids_in), target, depth + 1, below))
+                stack.append((rest, parent, depth, cap))
+                stack.append((iter(kids_in), target, depth + 1, below))
                 break
     if with_attrs and not _plain_attrs([el.attrs for el in with_attrs]):
         for el in with_attrs:

@@ -92,16 +92,14 @@ def measure(root: Element) -> dict[int, Stat]:
     several times and this is its hottest loop."""
     dl = deadline.current()
     order: list[Element] = []
-    add = order.append
     stack: list[Element] = [root]
     pop = stack.pop
-    push = stack.append
     while stack:
         el = pop()
-        add(el)
+        order.append(el)  # (``x.append``, not a bound ``append``: see ``Element.iter``)
         for c in el.children:
             if c.__class__ is Element:
-                push(c)
+                stack.append(c)
     if dl is not None:
         dl.tick(len(order))
     stats: dict[int, Stat] = {}

@@ -86,6 +86,10 @@ _FLAT_TAGS = frozenset(
     "optgroup tbody thead tfoot colgroup rp rt".split()
 )
 _FLAT_TAGS_B = frozenset(t.encode() for t in _FLAT_TAGS)
+# The last characters after which ``_within_limits`` looks for a self-closing "/": "/" and the ASCII
+# characters isspace() is true of (as str and as one byte); a non-ASCII last character is asked isspace().
+_SELF_CLOSING_ENDS = frozenset(["/"] + [c for c in map(chr, range(128)) if c.isspace()])
+_SELF_CLOSING_ENDS_B = frozenset(c.encode() for c in _SELF_CLOSING_ENDS)
 
 
 def utf8_evidence(raw: bytes, declared: str | None) -> str | None:
@@ -197,16 +201,22 @@ def _within_limits(data: str | bytes) -> bool:
         attr_re = _ATTR_S
     depth = 0
     long_attrs = 4 * MAX_TAG_ATTRS
+    ends, ascii_end = (_SELF_CLOSING_ENDS_B, b"\x7f") if slash == b"/" else (_SELF_CLOSING_ENDS, "\x7f")
+    deep: set[Any] = set()  # names seen that are not flat in any case (most of a page's tags)
     for closing, name, attrs in tags:
         if attrs:
             if len(attrs) > long_attrs and not closing and len(attr_re.findall(attrs)) > MAX_TAG_ATTRS:
                 return False
-            end = attrs[-1:]  # a self-closing tag's attribute text ends in "/" or in space after it
-            if (end == slash or end.isspace()) and attrs.rstrip().endswith(slash):
+            # a self-closing tag's attribute text ends in "/" or in space after it
+            end = attrs[-1:]
+            if (end in ends or (end > ascii_end and end.isspace())) and attrs.rstrip().endswith(slash):
                 continue
-        # (most names are lower case already: no lower-cased copy to make)
-        if name in flat or (not name.islower() and name.lower() in flat):
-            continue
+        # Set lookups, not ``isspace()``/``islower()`` per tag: a method call without arguments goes
+        # through Pyodide's call trampoline (5-6x its CPython cost; see ``dom.Element.iter``).
+        if name not in deep:
+            if name in flat or name.lower() in flat:
+                continue
+            deep.add(name)
         if closing:
             if depth:
                 depth -= 1
@@ -346,6 +356,11 @@ def _from_etree(html_el: Any, internal: bool = True) -> Document:
     attached, which is document order (``number_nodes``' numbering) unless the depth cap moved something:
     then ``number_nodes`` numbers the finished tree. Text items are plain strings, markers flagged strings.
     ``internal`` False (``dom.may_have_internal_attrs``): no element can carry ``data-readwell-*``.
+
+    Each etree field is read once (an element item carries the tag its parent's loop read): ``tag``,
+    ``text`` and ``tail`` are C getters, which Pyodide calls through its call trampoline at 5-6x their
+    CPython cost, and ``list.append``/``+=`` take the place of bound ``append``/``extend``/``reverse``
+    for the same reason (see ``Element.iter``).
     """
     doc_root = Element("#document")
     new_element = Element.__new__
@@ -354,7 +369,7 @@ def _from_etree(html_el: Any, internal: bool = True) -> Document:
     doc_root.nid = n
     capped = False
     names: dict[str, tuple[str, str]] = {}  # etree tag -> (namespace, our tag), per document
-    work: list[tuple[Any, ...]] = [(html_el, doc_root, 0, None)]
+    work: list[tuple[Any, ...]] = [(html_el, doc_root, 0, None, html_el.tag)]
     pop = work.pop
     dl = deadline.current()
     while work:
@@ -381,11 +396,11 @@ def _from_etree(html_el: Any, internal: bool = True) -> Document:
                 t.nid = n
                 kids.append(t)
             continue
-        _, parent, depth, cap = item
-        name = names.get(src.tag)
+        _, parent, depth, cap, etag = item
+        name = names.get(etag)
         if name is None:
-            ns, tag = _split(src.tag)
-            name = names[src.tag] = (ns, tag.lower() if ns == HTML_NS else tag)
+            ns, tag = _split(etag)
+            name = names[etag] = (ns, tag.lower() if ns == HTML_NS else tag)
         ns, tag = name
         attrib = src.attrib
         if depth < MAX_DEPTH:
@@ -408,23 +423,23 @@ def _from_etree(html_el: Any, internal: bool = True) -> Document:
             else:
                 target = parent
         pending: list[tuple[Any, ...]] = []
-        add = pending.append
-        if src.text:
-            add((src.text, target, False))
+        text = src.text
+        if text:
+            pending.append((text, target, False))
         for child in src:
             ctag = child.tag
             if ctag.__class__ is str:
                 if ctag != "<!DOCTYPE>":
-                    add((child, target, depth + 1, cap))
+                    pending.append((child, target, depth + 1, cap, ctag))
             else:
                 mark = (child.text or "").strip()
                 if mark in BOUNDARY_MARKS:
-                    add((mark, target, True))
-            if child.tail:
-                add((child.tail, target, False))
+                    pending.append((mark, target, True))
+            tail = child.tail
+            if tail:
+                pending.append((tail, target, False))
         if pending:
-            pending.reverse()
-            work.extend(pending)
+            work += pending[::-1]
     if capped:
         n = number_nodes(doc_root)
     return Document(doc_root, n)

@@ -81,7 +81,7 @@ def readerable_of(
         loose = _loose_text(el)
         if loose >= MIN_BLOCK_UNITS:
             per_container[el.nid] = per_container.get(el.nid, 0) + loose
-        stack.extend(el.children)
+        stack += el.children
     score = sum(math.sqrt(total - 140) for total in per_container.values() if total > 140)
     one_block = max(per_container.values(), default=0) >= ONE_BLOCK_UNITS
     return Readerable(score >= threshold or one_block, round(score, 2))

@@ -194,13 +194,13 @@ def sanitize_tree(ctx: Context, root: Element) -> Element:
         if el.ns != HTML_NS or el.tag in DROP_TAGS:
             if el.tag == "form" and el.ns == HTML_NS and _holds_prose(el):
                 unwraps.append(el)  # a page-wide <form> wraps the article: its controls go one by one
-                stack.extend(c for c in el.children if isinstance(c, Element))
+                stack += (c for c in el.children if isinstance(c, Element))
             else:
                 drops.append(el)
             continue
         if el.tag not in ALLOWED_TAGS:
             unwraps.append(el)
-        stack.extend(c for c in el.children if isinstance(c, Element))
+        stack += (c for c in el.children if isinstance(c, Element))
     for el in drops:
         ctx.remove(
             el,
@@ -359,7 +359,7 @@ def _clean_math(math: Element, drops: list[Element], unwraps: list[Element]) -> 
         if in_token or el.ns != MATH_NS or el.tag not in MATHML_TAGS or el.tag == "math":
             unwraps.append(el)  # its text stays; the element would re-parse differently or is not MathML
         token = in_token or (el.ns == MATH_NS and el.tag in MATHML_TOKENS)
-        stack.extend((c, token) for c in el.children if isinstance(c, Element))
+        stack += ((c, token) for c in el.children if isinstance(c, Element))
 
 
 def _bleach_attr(tag: str, name: str, value: str) -> bool:

@@ -320,7 +320,7 @@ def thread_evidence(tail: list[Node]) -> int:
                 n += 1
                 if n >= THREAD_MIN_ITEMS:
                     return n
-            stack.extend(c for c in e.element_children if c.tag not in _NOT_EVIDENCE)
+            stack += (c for c in e.element_children if c.tag not in _NOT_EVIDENCE)
     return n
 
 

@@ -106,7 +106,7 @@ def _code_text(el: Element) -> str:
         block_line = n is not el and (
             n.tag in ("div", "p", "li", "tr") or "line" in tokens_of(n.get("class"))
         )
-        stack.extend(reversed(kids))
+        stack += reversed(kids)
         if block_line:
             stack.append(_LINE_START)
     return "".join(out).strip("\n")

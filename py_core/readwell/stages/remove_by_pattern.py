@@ -214,7 +214,7 @@ def _text_within(el: Element, cap: int) -> str:
                 if solid > cap:
                     return "".join(out)  # longer than ``cap`` (normalizing it would not bring it below)
         elif isinstance(n, Element) and (n is el or n.tag not in NON_TEXT):
-            stack.extend(reversed(n.children))
+            stack += reversed(n.children)
     return normalize_space("".join(out))
 
 
@@ -311,7 +311,7 @@ def run(ctx: Context) -> None:
                         )
                         continue
                     seen.setdefault(text, el)
-        stack.extend(reversed([c for c in el.children if isinstance(c, Element)]))
+        stack += reversed([c for c in el.children if isinstance(c, Element)])
     for el, pattern, reason in found:
         ctx.remove(el, TEXT, pattern, reason)
     # The result's byline: <head>'s, else the one the metadata reader takes from the body near the root
@@ -408,12 +408,12 @@ def iter_lines(root: Element) -> Iterator[list[Text]]:
                     line.extend(t for t in n.iter_nodes() if isinstance(t, Text) and t.data.strip())
                     stack.append(None)
                 else:
-                    stack.extend(reversed(n.children))
+                    stack += reversed(n.children)
         elif isinstance(n, Text):
             if n.data.strip():
                 line.append(n)
         elif isinstance(n, Element) and n.tag not in NON_TEXT:
-            stack.extend(reversed(n.children))
+            stack += reversed(n.children)
     if line:
         yield line
 
@@ -438,12 +438,12 @@ def iter_lines_from_end(root: Element) -> Iterator[list[Text]]:
                     if pre:
                         yield pre  # one line of its own (``line`` was just emptied at the boundary)
                 else:
-                    stack.extend(n.children)
+                    stack += n.children
         elif isinstance(n, Text):
             if n.data.strip():
                 line.append(n)
         elif isinstance(n, Element) and n.tag not in NON_TEXT:
-            stack.extend(n.children)
+            stack += n.children
     if line:
         line.reverse()
         yield line
@@ -533,7 +533,7 @@ def start_lines(root: Element) -> list[list[Node]]:
                 lines.append([])
             if isinstance(n, Element) and n.tag != "br":
                 stack.append(None)  # the block's end is a boundary too
-                stack.extend(reversed(n.children))
+                stack += reversed(n.children)
             elif isinstance(n, Element) and lines[-1] == [] and len(lines) > 1:
                 lines[-2].append(n)  # the <br> ending a line goes with it
             continue
@@ -541,7 +541,7 @@ def start_lines(root: Element) -> list[list[Node]]:
             if n.data.strip():
                 lines[-1].append(n)
         elif isinstance(n, Element) and n.tag not in NON_TEXT:
-            stack.extend(reversed(n.children))
+            stack += reversed(n.children)
     return [ln for ln in lines if any(isinstance(t, Text) for t in ln)]
 
 

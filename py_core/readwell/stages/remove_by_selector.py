@@ -49,7 +49,7 @@ def run(ctx: Context) -> None:
         if most and not toks & COMMENT_TOKENS:
             # A wrapper holding most of the article (ASP.NET's page-wide <form>) or the paragraphs scoring
             # chose (a theme's "widget" column holding the post) is never boilerplate.
-            stack.extend(reversed([c for c in el.children if isinstance(c, Element)]))
+            stack += reversed([c for c in el.children if isinstance(c, Element)])
             continue
         exact = match_exact(el)
         partial = match_partial(el, stats[el.nid]) if exact is None else None
@@ -62,7 +62,7 @@ def run(ctx: Context) -> None:
         if headed_bio_box(el, stats[el.nid], title):
             found.append((el, PARTIAL, "author-bio", "author bio box (by its heading)"))
             continue
-        stack.extend(reversed([c for c in el.children if isinstance(c, Element)]))
+        stack += reversed([c for c in el.children if isinstance(c, Element)])
     for el, kind, rule, reason in found:
         ctx.remove(el, kind, rule, reason)
 

@@ -51,6 +51,6 @@ def run(ctx: Context) -> None:
             if tiny:
                 found.append((el, TINY, tiny[0].id, tiny[1]))
                 continue
-        stack.extend(reversed([c for c in el.children if isinstance(c, Element)]))
+        stack += reversed([c for c in el.children if isinstance(c, Element)])
     for el, kind, rule, reason in found:
         ctx.remove(el, kind, rule, reason)

@@ -138,7 +138,7 @@ def _fallback_nodes(obj: Element) -> list[Node]:
                 out.append(c)
         elif c.tag == "object":
             if not _renders_itself(c):
-                stack.extend(reversed(c.children))
+                stack += reversed(c.children)
         elif c.tag not in ("param", "embed"):
             out.append(c)
     return out

@@ -183,7 +183,7 @@ def score_candidates(
             # element without attributes or layout and not of UNLIKELY_BY_TAG: most elements, not asked)
             if el.nid not in holders and _bio_box(el, title):
                 continue
-        stack.extend(el.children[::-1])
+        stack += el.children[::-1]
         if not _is_paragraph(el) and not (el.tag in SUBHEADINGS and _prose_heading(stats[el.nid])):
             continue
         st = stats[el.nid]
@@ -369,7 +369,7 @@ def _dated_head(item: Element) -> bool:
         if n.tag == "time":
             dated = True
         elif d < THREAD_HEAD_LEVELS:
-            stack.extend((c, d + 1) for c in reversed(n.children))
+            stack += ((c, d + 1) for c in reversed(n.children))
     return dated and named
 
 
