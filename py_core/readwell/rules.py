@@ -1218,6 +1218,9 @@ THREAD_HEAD_DATE = re.compile(
 # "10. Jul, 2012 / Name says:", "Name | 3 May 2012", "Name says: March 3, 2012"): a part that holds no date is
 # the name. A live blog's "Updated March 3, 2012 at 4:12 pm" has no separator, so it is a date alone.
 THREAD_HEAD_SEPARATOR = re.compile(r"\s[-\u2013\u2014|/\u00b7\u2022]\s|\b(?:says|wrote|writes)\s*:?")
+# A commenter's head that names its author with a verb instead of a date ("Name wrote:", "by Name writes:"):
+# a theme that prints the date at the end of the comment, or a collapsed reply showing its title and author.
+THREAD_HEAD_AUTHOR = re.compile(r"\b(says|wrote|writes)\s*:?$", re.I)
 # Names (id, anchor name) only comment threads and their forms carry: no article section is called so, so
 # they need no further evidence (a bare "comments" id is also a style guide's "## Comments" section).
 THREAD_NAME_TOKENS = frozenset(

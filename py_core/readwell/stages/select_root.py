@@ -27,6 +27,7 @@ from ..rules import (
     MAYBE_TOKENS,
     PROMO_TEXT,
     THREAD_CLOCK,
+    THREAD_HEAD_AUTHOR,
     THREAD_HEAD_DATE,
     THREAD_HEAD_SEPARATOR,
     bio_headed,
@@ -358,6 +359,9 @@ def _dated_head(item: Element) -> bool:
             if any(map(str.isdigit, own)) and _dated_line(own):
                 dated = True
                 named = named or _name_beside_date(own)
+            elif THREAD_HEAD_AUTHOR.search(own):
+                dated = True  # (an author line stands for the date: "Name wrote:")
+                named = named or any(map(str.isalpha, THREAD_HEAD_AUTHOR.sub("", own)))
             elif any(map(str.isalpha, own)):
                 named = True
             continue
