@@ -27,7 +27,7 @@ from ..rules import (
 )
 from ..sanitize import ALLOWED_TAGS, DROP_TAGS
 from ..signals import class_weight, match_exact, match_partial, trailing_thread
-from ..textstats import BLOCK_TAGS, HEADINGS, headed_by_link, led_by_link, text_units
+from ..textstats import BLOCK_TAGS, HEADINGS, clause_marks, headed_by_link, led_by_link, text_units
 from ..thresholds import (
     BEST_BODY_SHARE,
     LINK_DENSITY_LITTLE_TEXT,
@@ -161,7 +161,11 @@ def verdict(el: Element, st: Stat, root_units: int, fields: set[int] | None = No
     if st.marks >= 10 and ld < 0.3:
         return None  # prose: plenty of clauses, few links
     p = st.paragraphs
-    if st.inputs > max(1, p // 3) and (el.nid in fields if fields is not None else has_form_field(el)):
+    if (
+        st.inputs > max(1, p // 3)
+        and (el.nid in fields if fields is not None else has_form_field(el))
+        and not post_above_form(el)
+    ):
         return f"form-like block ({st.inputs} inputs, {p} paragraphs)"
     if st.images > 1 and p / st.images < 0.5 and el.tag != "figure" and st.units < 200 * st.images:
         pictures = st.images - images_in_sentences(el) - spacer_images(el)
@@ -211,6 +215,49 @@ def written_addresses(el: Element, st: Stat) -> bool:
 # carousel's arrows, a plan table's "Subscribe"): with a field they submit a form and count as its inputs,
 # without one the block is no form (Readability's conditional cleaning counts only <input>s too).
 FORM_FIELD_TAGS = frozenset({"input", "select", "textarea"})
+
+
+def post_above_form(el: Element) -> bool:
+    """``el`` is a post with its comment form below it: before the first child holding a field comes a
+    heading of the form's own ("Leave a reply"; or the form block opens with it), and before that heading
+    the block's own writing, a paragraph's worth by the sibling step's test (``SIBLING_PROSE_UNITS`` of
+    text outside links and list items, ``SIBLING_PROSE_MARKS`` clauses). Or ``el`` wraps such a block (its
+    first child holding a field is one).
+
+    Without its class name ("post", "entry") a short post's block is judged by shape, and the form's six
+    inputs outnumber the post's few paragraphs: the post went as a "form-like block" with its form. A comment
+    form's own box (heading, a notice, fields), a newsletter box (heading or not, a blurb, a field) and a
+    search box have nothing before their heading, or no heading between their words and the fields, and go
+    as before; comments listed above a reply form are list items and do not count as the block's writing."""
+    kids = el.element_children
+    i = next((j for j, k in enumerate(kids) if k.tag in FORM_FIELD_TAGS or has_form_field(k)), None)
+    if i is None:
+        return False
+    holder = kids[i]
+    if not i:
+        return post_above_form(holder)  # a wrapper: is the block holding the first field such a post?
+    if kids[i - 1].tag in HEADINGS:
+        before = kids[: i - 1]
+    elif holder.element_children and holder.element_children[0].tag in HEADINGS:
+        before = kids[:i]
+    else:
+        return False
+    units = marks = 0
+    for b in before:
+        for node in b.iter_nodes():
+            if isinstance(node, Text) and not _in_link_or_item(node, b):
+                units += text_units(node.data)
+                marks += clause_marks(node.data)
+    return units > SIBLING_PROSE_UNITS and marks >= SIBLING_PROSE_MARKS
+
+
+def _in_link_or_item(node: Text, top: Element) -> bool:
+    for a in node.ancestors():
+        if a.tag in ("a", "li"):
+            return True
+        if a is top:
+            return False
+    return False
 
 
 def has_form_field(el: Element) -> bool:
