@@ -169,8 +169,10 @@ def verdict(el: Element, st: Stat, root_units: int, fields: set[int] | None = No
         return f"form-like block ({st.inputs} inputs, {p} paragraphs)"
     if st.images > 1 and p / st.images < 0.5 and el.tag != "figure" and st.units < 200 * st.images:
         pictures = st.images - images_in_sentences(el) - spacer_images(el)
-        if pictures > 1 and p / pictures < 0.5 and not shows_no_picture(el):
-            return f"image grid ({pictures} images, {p} paragraphs)"
+        if pictures > 1 and not shows_no_picture(el):
+            lines = p + prose_lines(el) if p / pictures < 0.5 else p
+            if lines / pictures < 0.5:
+                return f"image grid ({pictures} images, {p} paragraphs)"
     if (
         not is_list
         and st.list_items > p + 1
@@ -258,6 +260,39 @@ def _in_link_or_item(node: Text, top: Element) -> bool:
         if a is top:
             return False
     return False
+
+
+def prose_lines(el: Element) -> int:
+    """Lines of text in ``el`` written with ``<br>``s (runs outside ``<p>``s and links that a ``<br>``
+    starts or ends, at any depth) that read as a paragraph by the sibling step's test:
+    ``SIBLING_PROSE_UNITS`` of text, ``SIBLING_PROSE_MARKS`` clauses.
+
+    A post written with ``<br>``s instead of ``<p>``s has no paragraphs to count, and with two pictures
+    it went as an "image grid" (the post's block, or the wrapper holding its title and that block). An
+    image grid's captions in ``<br>`` lines are labels ("The harbour at dawn"), a few words each, and
+    still do not count; nor do captions in blocks of their own (a ``<div>`` under each photo, however
+    long: counting those lowered l3s-gn1, 7 pages). Text in a ``<p>`` is counted as its paragraph."""
+    n = units = marks = 0
+    after_br = False  # the line being read started at a <br>
+    end = object()  # marks the end of a block on the stack: its last line ends there
+    stack: list[object] = list(reversed(el.children))
+    while stack:
+        node = stack.pop()
+        if node is end or (isinstance(node, Element) and node.tag in LINE_BREAKS):
+            at_br = isinstance(node, Element) and node.tag == "br"
+            n += (after_br or at_br) and units > SIBLING_PROSE_UNITS and marks >= SIBLING_PROSE_MARKS
+            units = marks = 0
+            after_br = at_br
+        if isinstance(node, Element):
+            if node.tag in ("p", "a"):
+                continue  # a paragraph (counted) or a link's words (not the block's own)
+            if node.tag in LINE_BREAKS:
+                stack.append(end)
+            stack.extend(reversed(node.children))
+        elif isinstance(node, Text):
+            units += text_units(node.data)
+            marks += clause_marks(node.data)
+    return n + (after_br and units > SIBLING_PROSE_UNITS and marks >= SIBLING_PROSE_MARKS)
 
 
 def has_form_field(el: Element) -> bool:
