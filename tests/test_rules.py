@@ -85,6 +85,11 @@ LOOKALIKES: dict[str, tuple[str, str]] = {
     "subscribe-to-our": ("text-patterns-lookalike", "Join the queue at the book sale early, b"),
     "citation-disclaimer": ("text-patterns-lookalike", "Disclaimers aside, the volunteers' advic"),
     "copyright-notice": ("text-patterns-lookalike", "This material may not be ideal for young"),
+    "reprint-notice": (
+        "print-page-notices-lookalike",
+        "Note: this copy is for your personal, non-commercial use only, the label in the first book said",
+    ),
+    "printed-from-line": ("print-page-notices-lookalike", "This article was printed from the typed pages"),
     "comment-prompt": ("text-patterns-lookalike", "Comments from readers after the first ye"),
     "page-tool-label": ("text-patterns-lookalike", "Print the opening times on heavy card, s"),
     "loading-placeholder": ("text-patterns-lookalike", "Loading the van evenly, with the heavy b"),
@@ -223,6 +228,8 @@ def test_text_rule_dispatch_and_words_agree_with_the_patterns() -> None:
         "Reading time: 3 minutes", "X can be reached at x@example.org", "Email Jo Doe at jo@example.org",
         "\u017fhare this", "\u017fign up for the newsletter", "all r\u0131ghts reserved",
         "all r\u0130ghts reserved", "trac\u212abacks are closed",
+        "Example Reprints: This copy is for your personal, non-commercial use only.",
+        "This article was printed from https://example.org/x",
     ]  # fmt: skip
     pieces = [
         *words,

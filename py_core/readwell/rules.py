@@ -774,6 +774,22 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             "copyright notice",
         ),
         (
+            # the same reprint terms behind the reprint desk's label ("Example Reprints: This copy is for
+            # ..."), at the top of a print page: a label ending in "Reprint(s):", not any lead-in ("Note: this
+            # copy is ..." in a text stays)
+            "reprint-notice",
+            r"^[\w .&'-]{0,40}\breprints?\s*:\s*"
+            r"this copy is for your personal,? non-?commercial use\b.{0,360}$",
+            "copyright notice",
+        ),
+        (
+            # a print page's source line at its foot: the sentence and the address alone ("This article was
+            # printed from the typed pages of ..." in a text stays)
+            "printed-from-line",
+            r"^this (article|story|page|post|document) was printed from\s*:?\s*(https?://|www\.)\S+$",
+            "print page source line",
+        ),
+        (
             "comment-prompt",
             r"^(leave a (comment|reply)|comments?|\d+ comments?|add a comment|post a comment|"
             # old news templates' link to their reader comments
@@ -788,7 +804,8 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             r"continue reading (the )?main (story|article|content)|"
             r"(the )?(article|story) continues( below)?|"
             # a text-size control's label beside its (icon) buttons
-            r"(text|font) size|"
+            # ("Adjust Text Size": the control's verb with it, the label alone)
+            r"((adjust|change|increase|decrease|resize)( the)? )?(text|font) size|"
             # old news templates' tool rows: "Printer friendly page", "Send this article to Friends by
             # E-Mail", "Printer-friendly version Email-a-friend Respond"
             rf"{_PAGE_TOOL}([\s|·•]+({_PAGE_TOOL}|respond))*)$",
@@ -893,6 +910,7 @@ TEXT_RULE_WORDS: dict[str, tuple[str, ...]] = {
     "all-rights-reserved": ("all rights reserved",),
     "newsletter-ask": ("newsletter", "alert"),
     "reached-at-line": ("reached at", "mail"),
+    "reprint-notice": ("reprint",),
 }
 FOLD_SPECIALS = frozenset("\u0130\u0131\u017f\u212a")  # what re.I also matches to an ASCII letter
 # A site's legal notice ending the article (remove_by_pattern.remove_closing_notice): a copyright line, an

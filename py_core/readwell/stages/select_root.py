@@ -59,6 +59,7 @@ from ..thresholds import (
     LIST_ITEM_MIN_MARKS,
     MAX_PROPAGATION_LEVEL,
     MEDIA_MAX_LINK_DENSITY,
+    MOST_OF_PAGE,
     NAMED_CANDIDATE_MIN_UNITS,
     PARAGRAPH_MIN_UNITS,
     PROMO_MAX_UNITS,
@@ -161,6 +162,7 @@ def score_candidates(
     body_paragraphs = stats[body.nid].paragraphs
     body_elements = list(body.iter())  # one walk for the landmarks here and the learned root's facts
     holders = article_holders(body, stats, body_elements)
+    skip = skip | _tab_panels(body_elements, holders, stats, body_units)
     scores: dict[int, float] = {}
     elements: dict[int, Element] = {}
     prose: dict[int, float] = {}
@@ -227,6 +229,39 @@ def score_candidates(
             scores[nid] -= weight * (1 - stats[nid].units / NAMED_CANDIDATE_MIN_UNITS)
         scores[nid] *= 1 - stats[nid].link_density
     return Scoring(scores, elements, stats, prose, body_elements)
+
+
+def _tab_panels(
+    elements: list[Element], holders: set[int], stats: dict[int, Stat], body_units: int
+) -> frozenset[int]:
+    """Ids of a tabbed box's panels, which scoring skips: a list of two or more links whose every address
+    is an in-page anchor (``#id``) to an element, the elements siblings of one parent. One panel shows at a
+    time and a click shows another, so a panel is a box beside the page (the magazine's "Most Viewed /
+    Latest Issue" box in its page header, whose issue blurb in a ``content``-named block outscored a
+    story), found by its shape when the header's name is unknown. Panels that together hold over
+    ``MOST_OF_PAGE`` of the page's text are the article itself, shown in tabs (a guide and its notes) or
+    in sections under a contents list ("Jump to ..."), and a panel inside the page's landmark
+    (``article_holders``) is the article's: those are scored."""
+    by_id: dict[str, Element] = {}
+    for e in elements:
+        ident = e.attrs.get("id") if e.attrs else None
+        if ident:
+            by_id.setdefault(ident, e)
+    out: set[int] = set()
+    for e in elements:
+        if e.tag not in ("ul", "ol"):
+            continue
+        hrefs = [a.get("href") for a in e.iter() if a.tag == "a"]
+        if len(hrefs) < 2 or not all(h.startswith("#") and len(h) > 1 for h in hrefs):
+            continue
+        targets = [by_id.get(h[1:]) for h in hrefs]
+        panels = [t for t in targets if t is not None]
+        if len(panels) < len(targets) or len({id(t.parent) for t in panels}) != 1:
+            continue
+        if sum(stats[t.nid].units for t in panels) > MOST_OF_PAGE * body_units:
+            continue  # the article in tabs or sections with a contents list (a guide and its notes)
+        out.update(t.nid for t in panels if t.nid not in holders)
+    return frozenset(out)
 
 
 def _thread_runs(sc: Scoring) -> tuple[list[Element], frozenset[int]]:
