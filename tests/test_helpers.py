@@ -392,6 +392,22 @@ def test_sourceless_images_are_not_an_image_grid(img: str, text_days: int, grid:
     assert (why is not None and why.startswith("image grid")) is grid
 
 
+def test_prose_lines_leave_script_and_style_text_out() -> None:
+    """A script's or a style sheet's text is nobody's line of prose: counted, it made a photo box's credit
+    line (short, ended by a ``<br>``) read as a paragraph when the parser left the box's script beside it
+    rather than inside the link (html5lib and lexbor nest a misplaced ``<script>`` differently), and the
+    two parsers then disagreed on the image-grid verdict."""
+    from readwell.stages.remove_low_score import prose_lines
+
+    code = "var shown = [1, 2, 3], link = 'x', more = 4, again = 5, last = 6; show(shown, link, more, again);"
+    for tag in ("script", "style"):
+        root = parse_html(f"<html><body><div id='box'><{tag}>{code}</{tag}>Photo: A. Credit<br></div></body></html>")
+        box = next(e for e in root.body.iter() if e.id == "box")
+        assert prose_lines(box) == 0, tag
+    root = parse_html(f"<html><body><div id='box'>{code}<br></div></body></html>")  # the same words as text count
+    assert prose_lines(next(e for e in root.body.iter() if e.id == "box")) == 1
+
+
 # --- remove_by_selector: where a comment thread starts ------------------------------------------------------
 @pytest.mark.parametrize(
     ("html", "kind"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ..context import SCORE, Context
-from ..dom import HTML_NS, Element, SiblingIndex, Text, holds_break, holds_space, normalize_space
+from ..dom import HTML_NS, NON_TEXT, Element, SiblingIndex, Text, holds_break, holds_space, normalize_space
 from ..measure import Stat
 from ..rules import (
     INLINE_TAGS,
@@ -271,7 +271,8 @@ def prose_lines(el: Element) -> int:
     it went as an "image grid" (the post's block, or the wrapper holding its title and that block). An
     image grid's captions in ``<br>`` lines are labels ("The harbour at dawn"), a few words each, and
     still do not count; nor do captions in blocks of their own (a ``<div>`` under each photo, however
-    long: counting those lowered l3s-gn1, 7 pages). Text in a ``<p>`` is counted as its paragraph."""
+    long: counting those lowered l3s-gn1, 7 pages). Text in a ``<p>`` is counted as its paragraph; a script's
+    or style sheet's text is no line at all (``NON_TEXT``, as ``measure`` has it)."""
     n = units = marks = 0
     after_br = False  # the line being read started at a <br>
     end = object()  # marks the end of a block on the stack: its last line ends there
@@ -284,8 +285,8 @@ def prose_lines(el: Element) -> int:
             units = marks = 0
             after_br = at_br
         if isinstance(node, Element):
-            if node.tag in ("p", "a"):
-                continue  # a paragraph (counted) or a link's words (not the block's own)
+            if node.tag in ("p", "a") or node.tag in NON_TEXT:
+                continue  # a paragraph (counted), a link's words (not the block's own), code (no words)
             if node.tag in LINE_BREAKS:
                 stack.append(end)
             stack.extend(reversed(node.children))
