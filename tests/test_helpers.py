@@ -401,10 +401,14 @@ def test_prose_lines_leave_script_and_style_text_out() -> None:
 
     code = "var shown = [1, 2, 3], link = 'x', more = 4, again = 5, last = 6; show(shown, link, more, again);"
     for tag in ("script", "style"):
-        root = parse_html(f"<html><body><div id='box'><{tag}>{code}</{tag}>Photo: A. Credit<br></div></body></html>")
+        root = parse_html(
+            f"<html><body><div id='box'><{tag}>{code}</{tag}>Photo: A. Credit<br></div></body></html>"
+        )
         box = next(e for e in root.body.iter() if e.id == "box")
         assert prose_lines(box) == 0, tag
-    root = parse_html(f"<html><body><div id='box'>{code}<br></div></body></html>")  # the same words as text count
+    root = parse_html(
+        f"<html><body><div id='box'>{code}<br></div></body></html>"
+    )  # the same words as text count
     assert prose_lines(next(e for e in root.body.iter() if e.id == "box")) == 1
 
 
