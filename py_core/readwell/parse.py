@@ -17,6 +17,12 @@ import re
 from typing import Any
 
 import html5lib
+from html5lib import _inputstream as _h5_inputstream
+from html5lib import _tokenizer as _h5_tokenizer
+from html5lib.constants import _ReparseException as _H5ReparseException
+from html5lib.constants import asciiUpper2Lower as _H5_ASCII_LOWER
+from html5lib.constants import tagTokenTypes as _H5_TAG_TOKEN_TYPES
+from html5lib.constants import tokenTypes as _H5_TOKEN_TYPES
 
 from . import deadline, gc_pause
 from .dom import (
@@ -49,6 +55,11 @@ ATTR_NS = {
 # streamed segment replaces, so they are kept as marker elements (the live-DOM adapter emits the same).
 BOUNDARY_MARKS = frozenset({"$?", "/$", "$", "$!"})
 BOUNDARY_TAG = "rw-boundary"
+
+# html5lib's compiled ``charsUntil`` character sets (the module's own cache, filled by its ``charsUntil``) and
+# that method, for the runs the fast path leaves to it.
+_CHARS_UNTIL_RE: dict[tuple[Any, bool], re.Pattern[str]] = _h5_inputstream.charsUntilRegEx
+_STREAM_CHARS_UNTIL = _h5_inputstream.HTMLUnicodeInputStream.charsUntil
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SURROGATE_CHECK_CHARS = 1 << 20  # characters per UTF-16 encoding check (bounds its temporary bytes)
@@ -227,6 +238,113 @@ def _within_limits(data: str | bytes) -> bool:
     return True
 
 
+class _Html5libStreamMixin:
+    """html5lib's ``charsUntil`` without its list and ``"".join`` when the run ends inside the current chunk.
+
+    Why: under Pyodide a C method of one argument (``"".join``, ``list.append``) goes through a call
+    trampoline at 5-6x CPython's cost, and the tokenizer calls ``charsUntil`` for every text run, attribute
+    value and comment (~5,800 times a page). A run that ends inside the chunk (nearly all of them) is one
+    regex match and one slice; a run reaching the chunk's end, or a character set not compiled yet, takes
+    html5lib's own loop from the same, untouched state, so the result is the same string.
+    """
+
+    chunk: str
+    chunkOffset: int
+    chunkSize: int
+
+    def charsUntil(self, characters: Any, opposite: bool = False) -> str:
+        chars = _CHARS_UNTIL_RE.get((characters, opposite))
+        if chars is not None:
+            offset = self.chunkOffset
+            match = chars.match(self.chunk, offset)
+            if match is None:
+                if offset != self.chunkSize:
+                    return ""
+            else:
+                end = match.end()
+                if end != self.chunkSize:
+                    self.chunkOffset = end
+                    return self.chunk[offset:end]
+        return _STREAM_CHARS_UNTIL(self, characters, opposite)  # type: ignore[arg-type]
+
+
+class _Html5libUnicodeStream(_Html5libStreamMixin, _h5_inputstream.HTMLUnicodeInputStream):
+    """A str input's stream with the fast ``charsUntil``."""
+
+
+class _Html5libBinaryStream(_Html5libStreamMixin, _h5_inputstream.HTMLBinaryInputStream):
+    """A bytes input's stream with the fast ``charsUntil``."""
+
+
+def _fast_stream(source: Any, kwargs: dict[str, Any]) -> Any:
+    """The input stream html5lib's ``HTMLInputStream`` factory makes for ``source``, with the fast
+    ``charsUntil`` when the source is a str or bytes (what readwell passes; anything else gets html5lib's
+    own). Same checks and arguments as the factory for those two types."""
+    if type(source) is str and not any(key.endswith("_encoding") for key in kwargs):
+        return _Html5libUnicodeStream(source)
+    if type(source) is bytes:
+        return _Html5libBinaryStream(source, **kwargs)
+    return _h5_inputstream.HTMLInputStream(source, **kwargs)
+
+
+class _Html5libTokenizer(_h5_tokenizer.HTMLTokenizer):
+    """html5lib's tokenizer with a list for its token queue and a per-parse cache of lowered tag names.
+
+    Why: its ``deque`` costs a trampolined ``append`` and ``popleft`` per token under Pyodide, where a plain
+    list's ``append`` is a specialised instruction and the queue is emptied all at once after each state step
+    (the parser reads every queued token before the tokenizer runs again, in the same order). Tag names are
+    lowered with ``str.translate`` (trampolined too) once per tag; a page repeats a few dozen names, so a dict
+    lookup returns the same lowered string. The stream is made by ``_fast_stream``.
+    """
+
+    def __init__(self, stream: Any, parser: Any = None, **kwargs: Any) -> None:  # noqa: PLW0231 (html5lib's, below)
+        # html5lib's __init__, with the stream from _fast_stream instead of its HTMLInputStream factory.
+        self.stream = _fast_stream(stream, kwargs)
+        self.parser = parser
+        self.escapeFlag = False
+        self.lastFourChars: list[str] = []
+        self.state = self.dataState
+        self.escape = False
+        self.currentToken = None
+        self._lowered: dict[str, str] = {}
+
+    def __iter__(self) -> Any:
+        queue: list[dict[str, Any]] = []
+        self.tokenQueue = queue  # type: ignore[assignment]  # a list: see the class docstring
+        while self.state():
+            while self.stream.errors:
+                yield {"type": _H5_TOKEN_TYPES["ParseError"], "data": self.stream.errors.pop(0)}
+            if queue:
+                yield from queue
+                del queue[:]
+
+    def emitCurrentToken(self) -> None:
+        token: Any = self.currentToken
+        if token["type"] in _H5_TAG_TOKEN_TYPES:
+            name = token["name"]
+            lowered = self._lowered.get(name)
+            if lowered is None:
+                lowered = self._lowered[name] = name.translate(_H5_ASCII_LOWER)
+            token["name"] = lowered
+            if token["type"] == _H5_TOKEN_TYPES["StartTag"]:
+                raw = token["data"]
+                data = dict(raw)
+                if len(raw) > len(data):
+                    data.update(raw[::-1])  # duplicated attribute: the first one wins
+                token["data"] = data
+            if token["type"] == _H5_TOKEN_TYPES["EndTag"]:
+                if token["data"]:
+                    self.tokenQueue.append(
+                        {"type": _H5_TOKEN_TYPES["ParseError"], "data": "attributes-in-end-tag"}
+                    )
+                if token["selfClosing"]:
+                    self.tokenQueue.append(
+                        {"type": _H5_TOKEN_TYPES["ParseError"], "data": "self-closing-flag-on-end-tag"}
+                    )
+        self.tokenQueue.append(token)
+        self.state = self.dataState
+
+
 class _Html5libParser(html5lib.HTMLParser):
     """html5lib's parser without its input stream's scan for invalid code points.
 
@@ -235,6 +353,27 @@ class _Html5libParser(html5lib.HTMLParser):
     tree. Readwell never reads parse errors, and the scan was about a tenth of html5lib's parsing time.
     ``reset`` runs right after ``_parse`` makes the tokenizer (and its stream), before any input is read.
     """
+
+    def _parse(
+        self,
+        stream: Any,
+        innerHTML: bool = False,
+        container: str = "div",
+        scripting: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        """html5lib's ``_parse`` with ``_Html5libTokenizer`` (same steps: tokenizer, reset, main loop, and
+        once more after a ``<meta charset>`` that changes a bytes input's encoding)."""
+        self.innerHTMLMode = innerHTML
+        self.container = container
+        self.scripting = scripting
+        self.tokenizer = _Html5libTokenizer(stream, parser=self, **kwargs)
+        self.reset()
+        try:
+            self.mainLoop()
+        except _H5ReparseException:
+            self.reset()
+            self.mainLoop()
 
     def reset(self) -> None:
         super().reset()
