@@ -101,6 +101,16 @@ class Node:
         """This node is ``outer`` or inside it."""
         return self is outer or any(a is outer for a in self.ancestors())
 
+    def under_tag(self, tags: frozenset[str], top: Element) -> bool:
+        """An element of ``tags`` holds this node, ``top`` or one below it: a text's words are a link's or a
+        list item's rather than the block's own (the walk stops at ``top``)."""
+        for a in self.ancestors():
+            if a.tag in tags:
+                return True
+            if a is top:
+                return False
+        return False
+
 
 class Text(Node):
     """A text node; ``data`` is already entity-decoded."""

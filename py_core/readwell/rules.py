@@ -311,20 +311,13 @@ def _side_of_line(siblings: Iterable[Node]) -> list[str]:
             if budget < 0 or any(isinstance(e, Element) and e.tag in BLOCK_TAGS for e in inner):
                 break  # (an inline element holding a block: the line ends there)
             if n.tag != "a":
-                out.extend(t.data for t in inner if isinstance(t, Text) and not _in_link(t, n))
+                out.extend(t.data for t in inner if isinstance(t, Text) and not t.under_tag(LINK_TAG, n))
         if budget <= 0:
             break
     return out
 
 
-def _in_link(t: Text, within: Element) -> bool:
-    """``t`` sits in a link inside ``within`` (``within`` itself included)."""
-    for a in t.ancestors():
-        if a.tag == "a":
-            return True
-        if a is within:
-            return False
-    return False
+LINK_TAG = frozenset({"a"})  # a phrase line's words inside a link are the link's, not the line's
 
 
 def _contact_link(el: Element) -> bool:

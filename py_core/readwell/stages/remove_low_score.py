@@ -217,6 +217,7 @@ def written_addresses(el: Element, st: Stat) -> bool:
 # carousel's arrows, a plan table's "Subscribe"): with a field they submit a form and count as its inputs,
 # without one the block is no form (Readability's conditional cleaning counts only <input>s too).
 FORM_FIELD_TAGS = frozenset({"input", "select", "textarea"})
+LINK_OR_ITEM = frozenset({"a", "li"})  # words that are a link's or a list item's, not the block's own
 
 
 def post_above_form(el: Element) -> bool:
@@ -247,19 +248,10 @@ def post_above_form(el: Element) -> bool:
     units = marks = 0
     for b in before:
         for node in b.iter_nodes():
-            if isinstance(node, Text) and not _in_link_or_item(node, b):
+            if isinstance(node, Text) and not node.under_tag(LINK_OR_ITEM, b):
                 units += text_units(node.data)
                 marks += clause_marks(node.data)
     return units > SIBLING_PROSE_UNITS and marks >= SIBLING_PROSE_MARKS
-
-
-def _in_link_or_item(node: Text, top: Element) -> bool:
-    for a in node.ancestors():
-        if a.tag in ("a", "li"):
-            return True
-        if a is top:
-            return False
-    return False
 
 
 def prose_lines(el: Element) -> int:
