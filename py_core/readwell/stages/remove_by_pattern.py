@@ -494,11 +494,14 @@ def remove_closing_notice(ctx: Context, root: Element) -> None:
     navigation: list[list[Text]] = []
     for line in tail_lines:
         text = texts[id(line[0])]
-        if len(text) > MAX_PATTERN_BLOCK or any(
-            ctx.is_protected(t.parent) for t in line if t.parent is not None
-        ):
+        if len(text) > MAX_PATTERN_BLOCK:
             continue
-        if legal_notice(text):
+        notice = legal_notice(text)
+        if not notice and not POST_NAVIGATION.match(text):
+            continue
+        if any(ctx.is_protected(t.parent) for t in line if t.parent is not None):
+            continue
+        if notice:
             _remove_navigation(ctx, root, navigation)
             last = _line_top(line[-1], root, {id(t) for t in line})
             tail = nodes_after(last, root)  # type: ignore[arg-type]  # (a Text's siblings are as good)
@@ -509,8 +512,7 @@ def remove_closing_notice(ctx: Context, root: Element) -> None:
                 ):
                     ctx.remove(node, TEXT, "closing-legal-notice", "page footer after the legal notice")
             return
-        if POST_NAVIGATION.match(text):
-            navigation.append(line)
+        navigation.append(line)
     _remove_navigation(ctx, root, navigation)
 
 
