@@ -70,6 +70,11 @@ LOOKALIKES: dict[str, tuple[str, str]] = {
         "newsletter-ask-lookalike",
         "Sign up for Field Notes, a weekly newsletter I write about small gardens",
     ),
+    "news-tip-ask": ("news-tip-and-external-sites-lookalike", "If you have any news tips, the editor said"),
+    "external-sites-note": (
+        "news-tip-and-external-sites-lookalike",
+        "is not responsible for the content of external sites, the court found",
+    ),
     "read-more-prompt": ("text-patterns-lookalike", "Popular books go out within a day of arr"),
     "click-here": ("text-patterns-lookalike", "Tap the radiator in the corner gently be"),
     "follow-us": ("text-patterns-lookalike", "Follow us through a year of opening afte"),
@@ -230,6 +235,8 @@ def test_text_rule_dispatch_and_words_agree_with_the_patterns() -> None:
         "all r\u0130ghts reserved", "trac\u212abacks are closed",
         "Example Reprints: This copy is for your personal, non-commercial use only.",
         "This article was printed from https://example.org/x",
+        "When news happens: send photos to x", "If you have any news tips, contact us",
+        "Example is not responsible for the content of external sites.",
     ]  # fmt: skip
     pieces = [
         *words,

@@ -722,10 +722,13 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
         ),
         (
             # links to the neighbouring stories of a news site or a blog: "Previous story: X", "Previous: X |
-            # Next: Y", a blog's "« X | Main | Y »". A bare "Next:" starts a recipe's step, so it stays.
+            # Next: Y", a blog's "« X | Main | Y »", and its one-sided forms on the newest and the oldest
+            # post ("« X | Main", "Main | Y »"), "Blog Home" for "Main". A bare "Next:" starts a recipe's
+            # step, so it stays.
             "post-navigation",
             r"^((previous|next|prev|older|newer) (story|article|post|entry)\s*[:»›].{1,160}"
-            r"|previous\s*:.{1,160}\|\s*next\s*:.{1,160}|«.{1,160}\|\s*main\s*\|.{1,160})$",
+            r"|previous\s*:.{1,160}\|\s*next\s*:.{1,160}|«.{1,160}\|\s*(main|blog home)(\s*\|.{1,160})?"
+            r"|(main|blog home)\s*\|.{1,160}»)$",
             "links to the previous and next stories",
         ),
         (
@@ -757,6 +760,29 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             "social follow prompt",
         ),
         ("subscribe-to-our", r"^(subscribe to|join) (our|the)\b.{0,200}$", "subscription ask"),
+        (
+            # A newsroom's ask for readers' tips under its stories ("When news happens: send photos, videos
+            # and tip-offs to <number>, or email us.", "When you see news happening: SMS/MMS: <number>", "If
+            # you have any news tips ..., contact us at <address>", with the editor's name after a <br>):
+            # the label and a channel at once, or the site's own "contact us". "When news happens in a
+            # small town, ..." and an editor quoted ("if you have any news tips, ... call the sender back")
+            # are prose.
+            "news-tip-ask",
+            r"^(when (you see )?news (happens|is happening|happening)\s*[:,-]?\s*"
+            r"(send|sms|mms|text|e-?mail|call)\b.{0,200}|"
+            r"if you have (a |any )?(news )?(tips?|tip-offs?)\b[^.!?]{0,160}\b"
+            r"(contact|e-?mail|call|text|send|write to) us\b.{0,200})$",
+            "news-tip ask",
+        ),
+        (
+            # The site's note that it does not answer for the sites it links to, under a story's links:
+            # the whole block ("Example News is not responsible for the content of external sites."); a
+            # sentence that goes on ("... external sites, the court found, ...") is prose.
+            "external-sites-note",
+            r"^.{0,80}\b(is|are) not responsible for the content of (external|other|third[- ]party|linked)"
+            r"( internet)? (web ?)?sites\.?$",
+            "external-sites disclaimer",
+        ),
         ("citation-disclaimer", r"^(citation|disclaimer)\s*:.{0,400}$", "citation or disclaimer boilerplate"),
         (
             "copyright-notice",
@@ -903,6 +929,7 @@ TEXT_RULE_WORDS: dict[str, tuple[str, ...]] = {
     "all-rights-reserved": ("all rights reserved",),
     "newsletter-ask": ("newsletter", "alert"),
     "reached-at-line": ("reached at", "mail"),
+    "external-sites-note": ("not responsible for the content",),
     "reprint-notice": ("reprint",),
 }
 FOLD_SPECIALS = frozenset("\u0130\u0131\u017f\u212a")  # what re.I also matches to an ASCII letter

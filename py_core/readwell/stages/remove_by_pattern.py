@@ -458,6 +458,10 @@ def remove_closing_notice(ctx: Context, root: Element) -> None:
     block rule can take it without the article. Only a line after ``NOTICE_MIN_BEFORE_UNITS`` of text and
     with at most ``NOTICE_TAIL_MAX_UNITS`` after it: a copyright line at the top (a title's "© 2003 X") or
     one followed by a section of text stays, as does one in code or a data table.
+
+    The same templates print the links to the neighbouring stories there too ("Previous story: X<br>Next
+    story: Y" after the last paragraph, in the story's cell): a line of that tail matching the
+    ``post-navigation`` text rule goes on its own, whether a notice follows or not.
     """
     texts: dict[int, str] = {}  # id of a line's first node -> the line's normalized text
 
@@ -487,13 +491,18 @@ def remove_closing_notice(ctx: Context, root: Element) -> None:
         tail_lines.append(line)
         after += units_of(line)
     tail_lines.reverse()
+    navigation: list[list[Text]] = []
     for line in tail_lines:
         text = texts[id(line[0])]
-        if (
-            len(text) <= MAX_PATTERN_BLOCK
-            and legal_notice(text)
-            and not any(ctx.is_protected(t.parent) for t in line if t.parent is not None)
-        ):
+        if len(text) > MAX_PATTERN_BLOCK:
+            continue
+        notice = legal_notice(text)
+        if not notice and not POST_NAVIGATION.match(text):
+            continue
+        if any(ctx.is_protected(t.parent) for t in line if t.parent is not None):
+            continue
+        if notice:
+            _remove_navigation(ctx, root, navigation)
             last = _line_top(line[-1], root, {id(t) for t in line})
             tail = nodes_after(last, root)  # type: ignore[arg-type]  # (a Text's siblings are as good)
             _remove_line(ctx, root, line, "closing-legal-notice", "legal notice ending the article")
@@ -503,6 +512,17 @@ def remove_closing_notice(ctx: Context, root: Element) -> None:
                 ):
                     ctx.remove(node, TEXT, "closing-legal-notice", "page footer after the legal notice")
             return
+        navigation.append(line)
+    _remove_navigation(ctx, root, navigation)
+
+
+# The text rule for links to the neighbouring stories, asked of the closing lines one by one
+POST_NAVIGATION = next(r for r in TEXT_RULES if r.id == "post-navigation").match
+
+
+def _remove_navigation(ctx: Context, root: Element, lines: list[list[Text]]) -> None:
+    for line in lines:
+        _remove_line(ctx, root, line, "post-navigation-line", "links to the previous and next stories")
 
 
 def teaser_cards(els: list[Element]) -> bool:
