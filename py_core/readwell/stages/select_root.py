@@ -141,6 +141,9 @@ class Scoring:
     # threads recognised by their shape inside the post's own block (find_root, ``_closes_post``): the
     # root is taken without them
     threads: tuple[Element, ...] = ()
+    # threads recognised by their shape that the post outscored anyway, outside the best-scoring element
+    # (the post's text) and not holding it: removed from the root when they close it (``_trailing_thread``)
+    trailing: tuple[Element, ...] = ()
 
     def score(self, el: Element) -> float:
         return self.scores.get(el.nid, 0.0)
@@ -308,13 +311,30 @@ def _thread_runs(sc: Scoring) -> tuple[list[Element], frozenset[int]]:
 _LIST_TAGS = frozenset({"ul", "ol", "dl"})
 
 
+_ITEM_LISTS = frozenset({"ul", "ol"})
+
+
+def _other_reply_list(n: Element, el: Element) -> bool:
+    """``n``, a list of the other item-list tag inside an item of ``el``, holds replies: a numbered thread
+    whose replies are a plain list (``ol > li > ul > li``, a common blog theme's markup), told by a reply
+    that opens with a commenter's head. A share bar (a ``ul`` of "Facebook", "Tweet") in each comment, or a
+    changelog's list of changes under each dated version, is part of its item, not a level of the tree."""
+    return (
+        n.tag in _ITEM_LISTS
+        and el.tag in _ITEM_LISTS
+        and n.tag != el.tag
+        and any(_dated_head(c) for c in n.element_children)
+    )
+
+
 def _reply_tree(el: Element, sc: Scoring) -> tuple[list[Element], list[float]]:
     """The items of the list ``el`` in document order, with the items of the lists of ``el``'s tag nested in
     them (a reply tree: ``ul > li > ul > li``, ``dl > dd > dl > dt``, within ``THREAD_NEST_LEVELS`` of an
-    item), and each item's own text units (without its nested replies; for a flat list, each item's prose,
-    as the flat test reads it). Why: a threaded theme nests every reply under the comment it answers, so the
-    top level has a few items, one of which holds most of the text: the flat test read that as one long
-    dated article. An article's nested bullet list has items of a line each, without a commenter's head."""
+    item; or a reply list of the other item-list tag, ``_other_reply_list``), and each item's own text units
+    (without its nested replies; for a flat list, each item's prose, as the flat test reads it). Why: a
+    threaded theme nests every reply under the comment it answers, so the top level has a few items, one of
+    which holds most of the text: the flat test read that as one long dated article. An article's nested
+    bullet list has items of a line each, without a commenter's head."""
     items: list[Element] = []
     own: list[float] = []
     lists = [el]
@@ -326,7 +346,7 @@ def _reply_tree(el: Element, sc: Scoring) -> tuple[list[Element], list[float]]:
             stack = [(c, 1) for c in k.element_children]
             while stack:
                 n, d = stack.pop()
-                if n.tag == el.tag:
+                if n.tag == el.tag or _other_reply_list(n, el):
                     lists.append(n)
                     mine -= sc.stats[n.nid].units
                 elif d < THREAD_NEST_LEVELS:
@@ -366,6 +386,23 @@ def _last_prose(thread: Element, block: Element, prose: dict[int, float]) -> boo
             return False
         cur = cur.parent
     return True
+
+
+def _trailing_thread(thread: Element, root: Element, prose: dict[int, float]) -> bool:
+    """``thread`` (a run the post outscored) sits in ``root`` after the post's text and closes it: prose
+    precedes it inside ``root`` and none follows (``_last_prose``). Why: the post won the scoring, but the
+    root climbed to the block holding the post and its comments, and without a "comment" name nothing took
+    them out. A dated list in the middle of an article is followed by more of its text, and one closing the
+    article's text block (a changelog) is inside the best-scoring element: not a trailing thread."""
+    if thread is root or not thread.within(root) or not _last_prose(thread, root, prose):
+        return False
+    cur = thread
+    while cur is not root and cur.parent is not None:
+        sibs = cur.parent.element_children
+        if any(prose.get(s.nid, 0.0) > 0 for s in sibs[: sibs.index(cur)]):
+            return True
+        cur = cur.parent
+    return False
 
 
 def _related(a: Element, b: Element) -> bool:
@@ -646,7 +683,8 @@ def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None
         # outside every thread (a forum's opening post or a live blog's first entry, inside, keeps the whole
         # thread as before; a thread the post outscores anyway changes nothing), the thread is a blog's
         # comments, and none of it is scored, as a thread named so is not (its first item and its heading
-        # would give the page wrapper the prose to be climbed to).
+        # would give the page wrapper the prose to be climbed to). A thread the post outscores anyway and
+        # that lies outside the post's text is kept for ``run``: removed if it closes the chosen root.
         again = score_candidates(body, sc.stats, title, skip)
         best = again.ranked()[0] if again.scores else None
         first = sc.ranked()[0]
@@ -667,6 +705,8 @@ def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None
                         ctx.note(
                             "thread-shape", h, "a run of dated look-alike items: a comment thread, not scored"
                         )
+        if not left_out:
+            sc.trailing = tuple(h for h in holders if not _related(h, first))
     top = sc.ranked()[0]
     if ctx is not None:
         ctx.note(BEST_SCORE_NOTE, top, f"best-scoring candidate ({sc.score(top):.1f})")
@@ -928,6 +968,9 @@ def run(ctx: Context) -> None:
     for thread in sc.threads:
         if thread.within(final) and thread is not final:
             ctx.remove(thread, SCORE, "thread-shape", "a run of dated look-alike items after the post's text")
+    for thread in sc.trailing:
+        if _trailing_thread(thread, final, sc.prose):
+            ctx.remove(thread, SCORE, "thread-shape", "a run of dated look-alike items closing the article")
     ctx.root = final
 
 
