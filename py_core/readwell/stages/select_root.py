@@ -30,6 +30,7 @@ from ..rules import (
     THREAD_HEAD_AUTHOR,
     THREAD_HEAD_DATE,
     THREAD_HEAD_SEPARATOR,
+    THREAD_HEADING,
     bio_headed,
     legal_notice,
     tokens_of,
@@ -43,6 +44,7 @@ from ..signals import (
     class_weight,
     hidden_reason,
     is_unlikely,
+    thread_start,
 )
 from ..textstats import SUBHEADINGS, text_units
 from ..thresholds import (
@@ -376,16 +378,44 @@ def _closes_post(holders: list[Element], first: Element, best: Element, prose: d
 
 
 def _last_prose(thread: Element, block: Element, prose: dict[int, float]) -> bool:
-    """No prose follows ``thread`` inside ``block`` (``prose`` as scoring measured it): the run closes the
-    block, as comments close a post. A dated, signed list in the middle of an article (a timeline, a list
-    of quotes) is followed by the article's next paragraphs."""
+    """No prose follows ``thread`` inside ``block`` (``prose`` as scoring measured it) but the reply box
+    (``_reply_box``): the run closes the block, as comments close a post. A dated, signed list in the middle
+    of an article (a timeline, a list of quotes) is followed by the article's next paragraphs."""
     cur = thread
     while cur is not block and cur.parent is not None:
         sibs = cur.parent.element_children
-        if any(prose.get(s.nid, 0.0) > 0 for s in sibs[sibs.index(cur) + 1 :]):
+        if any(prose.get(s.nid, 0.0) > 0 and not _reply_box(s) for s in sibs[sibs.index(cur) + 1 :]):
             return False
         cur = cur.parent
     return True
+
+
+_FORM_FIELDS = frozenset({"textarea"})
+_BOX_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
+
+
+def _reply_box(el: Element) -> bool:
+    """``el`` is the box for a new comment: it holds a text field (a search or newsletter form has none), or
+    its first heading says so ("Leave a Reply", "Post a comment": ``rules.THREAD_HEADING``, read without
+    its links, as "Cancel reply"). Why: a theme prints the box after the thread, and a logged-out page shows
+    only its heading and a "you must be logged in" line, which scoring read as prose after the thread: the
+    thread then did not close the post's block."""
+    for n in el.iter():
+        if n.tag in _FORM_FIELDS:
+            return True
+        if n.tag in _BOX_HEADINGS:
+            own = "".join(t.data for t in n.iter_nodes() if t.__class__ is Text and not _in_link(t, n))
+            return bool(THREAD_HEADING.match(normalize_space(own).strip(" :")))
+    return False
+
+
+def _in_link(t: Node, stop: Element) -> bool:
+    cur = t.parent
+    while cur is not None and cur is not stop:
+        if cur.tag == "a":
+            return True
+        cur = cur.parent
+    return False
 
 
 def _trailing_thread(thread: Element, root: Element, prose: dict[int, float]) -> bool:
@@ -967,11 +997,35 @@ def run(ctx: Context) -> None:
     _prune_outside(ctx, final, "outside the content root", SCORE, "outside-root", final_path)
     for thread in sc.threads:
         if thread.within(final) and thread is not final:
-            ctx.remove(thread, SCORE, "thread-shape", "a run of dated look-alike items after the post's text")
+            _remove_thread(ctx, thread, final, "a run of dated look-alike items after the post's text")
     for thread in sc.trailing:
         if _trailing_thread(thread, final, sc.prose):
-            ctx.remove(thread, SCORE, "thread-shape", "a run of dated look-alike items closing the article")
+            _remove_thread(ctx, thread, final, "a run of dated look-alike items closing the article")
     ctx.root = final
+
+
+def _remove_thread(ctx: Context, thread: Element, root: Element, why: str) -> None:
+    """Remove a thread recognised by its shape from ``root``, with the heading just before it ("What readers
+    said": the thread's own heading, a heading element right before it in its block) and the reply boxes
+    after it (``_reply_box``: the box for a new comment belongs to the thread it closes). When one of them
+    is a thread's start by ``signals.thread_start`` ("Comments"), none is removed here: the thread pattern
+    (``remove_by_selector``) removes it and everything after it, a notice below the form included."""
+    boxes = []
+    if thread.parent is not None:
+        sibs = thread.parent.element_children
+        at = sibs.index(thread)
+        if at > 0 and sibs[at - 1].tag in _BOX_HEADINGS:
+            boxes.append(sibs[at - 1])
+    cur = thread
+    while cur is not root and cur.parent is not None:
+        sibs = cur.parent.element_children
+        boxes += [b for b in sibs[sibs.index(cur) + 1 :] if _reply_box(b)]
+        cur = cur.parent
+    ctx.remove(thread, SCORE, "thread-shape", why)
+    if any(thread_start(n) for b in boxes for n in b.iter()):
+        return  # a heading saying "Comments" is left to the thread pattern, which takes what follows it too
+    for box in boxes:
+        ctx.remove(box, SCORE, "thread-shape", "the box for a new comment after a thread")
 
 
 def prose_runner_up(sc: Scoring, least: float) -> Element | None:
