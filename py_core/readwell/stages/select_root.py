@@ -295,7 +295,7 @@ def _thread_runs(sc: Scoring) -> tuple[list[Element], frozenset[int]]:
             continue
         if len(kids) < THREAD_SHAPE_MIN_ITEMS or max(own) > THREAD_SHAPE_MAX_ITEM_SHARE * total:
             continue
-        dated = [i for i, k in enumerate(kids) if _dated_head(k)]
+        dated = [i for i, k in enumerate(kids) if _dated_head(k) or _signed_foot(k)]
         # a reply tree's share counts the items holding text: its empty items are placeholders (a hidden
         # reply, a "load more" stub) and its collapsed replies show a title line without the head
         counted = len(kids) if len(kids) == len(el.element_children) else sum(1 for o in own if o > 0)
@@ -477,6 +477,27 @@ def _dated_head(item: Element) -> bool:
         elif d < THREAD_HEAD_LEVELS:
             stack += ((c, d + 1) for c in reversed(n.children))
     return dated and named
+
+
+def _signed_foot(item: Element) -> bool:
+    """``item``, a block that is not a paragraph, closes with a commenter's signature instead of opening with
+    a head: its last block (within ``THREAD_HEAD_LEVELS``) is a short line naming someone beside a date
+    ("Posted by: Name | March 3, 2012 at 10:13 AM", ``_name_beside_date``), after the comment's text. Why:
+    themes that sign each comment at its end had no dated items."""
+    if item.tag in _NOT_THREAD_ITEMS:
+        return False
+    last = item
+    for _ in range(THREAD_HEAD_LEVELS):
+        kids = [c for c in last.element_children if c.tag not in SKIP_TAGS and normalize_space(c.text())]
+        if not kids:
+            return False
+        last = kids[-1]
+        if len(kids) == 1:
+            continue  # a wrapper: the signature follows the comment's text inside it
+        line = normalize_space(last.text())
+        if len(line) <= THREAD_LINE_MAX_CHARS:
+            return any(map(str.isdigit, line)) and _dated_line(line) and _name_beside_date(line)
+    return False
 
 
 def _dated_line(line: str) -> bool:
