@@ -82,6 +82,7 @@ from ..thresholds import (
     STRONG_MIN_COUNT,
     STRONG_RANKS,
     STRONG_SHARE,
+    THREAD_AFTER_LINK_DENSITY,
     THREAD_HEAD_LEVELS,
     THREAD_LINE_MAX_CHARS,
     THREAD_NEST_LEVELS,
@@ -365,7 +366,7 @@ _NOT_THREAD_ITEMS = frozenset({"p", "pre", "blockquote", "h1", "h2", "h3", "h4",
 _HEAD_ENDS = frozenset({"p", "pre", "blockquote", "ul", "ol", "table", "figure"})
 
 
-def _closes_post(holders: list[Element], first: Element, best: Element, prose: dict[int, float]) -> bool:
+def _closes_post(holders: list[Element], first: Element, best: Element, sc: Scoring) -> bool:
     """The thread had taken the root (the first scoring's best is a thread or inside one) and, without its
     items, the best is the block holding the thread (the post's own block, the thread placed after its
     text: ``post > [headline, text, ol of comments]``, nothing after it: ``_last_prose``), not an item
@@ -374,20 +375,31 @@ def _closes_post(holders: list[Element], first: Element, best: Element, prose: d
     inside it and this does not apply."""
     if any(best.within(h) for h in holders):
         return False
-    return any(first.within(h) and h.within(best) and _last_prose(h, best, prose) for h in holders)
+    return any(first.within(h) and h.within(best) and _last_prose(h, best, sc) for h in holders)
 
 
-def _last_prose(thread: Element, block: Element, prose: dict[int, float]) -> bool:
-    """No prose follows ``thread`` inside ``block`` (``prose`` as scoring measured it) but the reply box
-    (``_reply_box``): the run closes the block, as comments close a post. A dated, signed list in the middle
-    of an article (a timeline, a list of quotes) is followed by the article's next paragraphs."""
+def _last_prose(thread: Element, block: Element, sc: Scoring) -> bool:
+    """No prose follows ``thread`` inside ``block`` (``sc.prose``, as scoring measured it) but the reply box
+    and link lines (``_after_prose``): the run closes the block, as comments close a post. A dated, signed
+    list in the middle of an article (a timeline, a list of quotes) is followed by the article's next
+    paragraphs."""
     cur = thread
     while cur is not block and cur.parent is not None:
         sibs = cur.parent.element_children
-        if any(prose.get(s.nid, 0.0) > 0 and not _reply_box(s) for s in sibs[sibs.index(cur) + 1 :]):
+        if any(_after_prose(s, sc) for s in sibs[sibs.index(cur) + 1 :]):
             return False
         cur = cur.parent
     return True
+
+
+def _after_prose(el: Element, sc: Scoring) -> bool:
+    """``el``, after a thread, is prose that continues the block: it holds prose, is not the reply box
+    (``_reply_box``) and is not mostly link text (``THREAD_AFTER_LINK_DENSITY``: the previous/next post
+    line or a tag list after the comments is navigation, not the article's next paragraph)."""
+    if sc.prose.get(el.nid, 0.0) <= 0 or _reply_box(el):
+        return False
+    st = sc.stats.get(el.nid)
+    return st is None or st.link_density < THREAD_AFTER_LINK_DENSITY
 
 
 _FORM_FIELDS = frozenset({"textarea"})
@@ -418,18 +430,18 @@ def _in_link(t: Node, stop: Element) -> bool:
     return False
 
 
-def _trailing_thread(thread: Element, root: Element, prose: dict[int, float]) -> bool:
+def _trailing_thread(thread: Element, root: Element, sc: Scoring) -> bool:
     """``thread`` (a run the post outscored) sits in ``root`` after the post's text and closes it: prose
     precedes it inside ``root`` and none follows (``_last_prose``). Why: the post won the scoring, but the
     root climbed to the block holding the post and its comments, and without a "comment" name nothing took
     them out. A dated list in the middle of an article is followed by more of its text, and one closing the
     article's text block (a changelog) is inside the best-scoring element: not a trailing thread."""
-    if thread is root or not thread.within(root) or not _last_prose(thread, root, prose):
+    if thread is root or not thread.within(root) or not _last_prose(thread, root, sc):
         return False
     cur = thread
     while cur is not root and cur.parent is not None:
         sibs = cur.parent.element_children
-        if any(prose.get(s.nid, 0.0) > 0 for s in sibs[: sibs.index(cur)]):
+        if any(sc.prose.get(s.nid, 0.0) > 0 for s in sibs[: sibs.index(cur)]):
             return True
         cur = cur.parent
     return False
@@ -740,16 +752,14 @@ def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None
         best = again.ranked()[0] if again.scores else None
         first = sc.ranked()[0]
         if best is not None and (
-            not any(_related(h, best) for h in holders) or _closes_post(holders, first, best, again.prose)
+            not any(_related(h, best) for h in holders) or _closes_post(holders, first, best, again)
         ):
             if best is not first:
                 threads = frozenset(h.nid for h in holders)
                 sc = score_candidates(body, sc.stats, title, threads)
                 left_out = holders
                 sc.threads = tuple(
-                    h
-                    for h in holders
-                    if h is not best and h.within(best) and _last_prose(h, best, again.prose)
+                    h for h in holders if h is not best and h.within(best) and _last_prose(h, best, again)
                 )
                 if ctx is not None:
                     for h in holders:
@@ -1020,7 +1030,7 @@ def run(ctx: Context) -> None:
         if thread.within(final) and thread is not final:
             _remove_thread(ctx, thread, final, "a run of dated look-alike items after the post's text")
     for thread in sc.trailing:
-        if _trailing_thread(thread, final, sc.prose):
+        if _trailing_thread(thread, final, sc):
             _remove_thread(ctx, thread, final, "a run of dated look-alike items closing the article")
     ctx.root = final
 
