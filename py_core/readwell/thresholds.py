@@ -64,6 +64,9 @@ THREAD_HEADING_MAX_UNITS = 160  # a heading saying "12 Comments" is short; longe
 THREAD_SHAPE_MIN_ITEMS = 4  # dated items needed: two or three dated blocks are an article's sections
 THREAD_SHAPE_DATED_SHARE = 1 / 3  # share of the children that are dated items (a <dl> dates only its <dt>s)
 THREAD_SHAPE_MAX_ITEM_SHARE = 0.6  # no item holds more of the prose (else one dated article, not a thread)
+# a block after a thread with at least this share of link text (the previous/next post line, a tag list) is
+# navigation: the thread still closes the post's block (select_root._after_prose)
+THREAD_AFTER_LINK_DENSITY = 0.5
 THREAD_HEAD_LEVELS = 6  # a commenter's head (name, date) sits this many levels into the item at most
 # A reply tree (an item holding a list of the same tag with its replies, ul > li > ul > li) is read as one
 # run: its items are counted through nested lists found this many levels into an item, and each item's share

@@ -30,6 +30,7 @@ from ..rules import (
     THREAD_HEAD_AUTHOR,
     THREAD_HEAD_DATE,
     THREAD_HEAD_SEPARATOR,
+    THREAD_HEADING,
     bio_headed,
     legal_notice,
     tokens_of,
@@ -43,6 +44,7 @@ from ..signals import (
     class_weight,
     hidden_reason,
     is_unlikely,
+    thread_start,
 )
 from ..textstats import SUBHEADINGS, text_units
 from ..thresholds import (
@@ -80,6 +82,7 @@ from ..thresholds import (
     STRONG_MIN_COUNT,
     STRONG_RANKS,
     STRONG_SHARE,
+    THREAD_AFTER_LINK_DENSITY,
     THREAD_HEAD_LEVELS,
     THREAD_LINE_MAX_CHARS,
     THREAD_NEST_LEVELS,
@@ -141,6 +144,9 @@ class Scoring:
     # threads recognised by their shape inside the post's own block (find_root, ``_closes_post``): the
     # root is taken without them
     threads: tuple[Element, ...] = ()
+    # threads recognised by their shape that the post outscored anyway, outside the best-scoring element
+    # (the post's text) and not holding it: removed from the root when they close it (``_trailing_thread``)
+    trailing: tuple[Element, ...] = ()
 
     def score(self, el: Element) -> float:
         return self.scores.get(el.nid, 0.0)
@@ -290,7 +296,7 @@ def _thread_runs(sc: Scoring) -> tuple[list[Element], frozenset[int]]:
             continue
         if len(kids) < THREAD_SHAPE_MIN_ITEMS or max(own) > THREAD_SHAPE_MAX_ITEM_SHARE * total:
             continue
-        dated = [i for i, k in enumerate(kids) if _dated_head(k)]
+        dated = [i for i, k in enumerate(kids) if _dated_head(k) or _signed_foot(k)]
         # a reply tree's share counts the items holding text: its empty items are placeholders (a hidden
         # reply, a "load more" stub) and its collapsed replies show a title line without the head
         counted = len(kids) if len(kids) == len(el.element_children) else sum(1 for o in own if o > 0)
@@ -308,13 +314,30 @@ def _thread_runs(sc: Scoring) -> tuple[list[Element], frozenset[int]]:
 _LIST_TAGS = frozenset({"ul", "ol", "dl"})
 
 
+_ITEM_LISTS = frozenset({"ul", "ol"})
+
+
+def _other_reply_list(n: Element, el: Element) -> bool:
+    """``n``, a list of the other item-list tag inside an item of ``el``, holds replies: a numbered thread
+    whose replies are a plain list (``ol > li > ul > li``, a common blog theme's markup), told by a reply
+    that opens with a commenter's head. A share bar (a ``ul`` of "Facebook", "Tweet") in each comment, or a
+    changelog's list of changes under each dated version, is part of its item, not a level of the tree."""
+    return (
+        n.tag in _ITEM_LISTS
+        and el.tag in _ITEM_LISTS
+        and n.tag != el.tag
+        and any(_dated_head(c) for c in n.element_children)
+    )
+
+
 def _reply_tree(el: Element, sc: Scoring) -> tuple[list[Element], list[float]]:
     """The items of the list ``el`` in document order, with the items of the lists of ``el``'s tag nested in
     them (a reply tree: ``ul > li > ul > li``, ``dl > dd > dl > dt``, within ``THREAD_NEST_LEVELS`` of an
-    item), and each item's own text units (without its nested replies; for a flat list, each item's prose,
-    as the flat test reads it). Why: a threaded theme nests every reply under the comment it answers, so the
-    top level has a few items, one of which holds most of the text: the flat test read that as one long
-    dated article. An article's nested bullet list has items of a line each, without a commenter's head."""
+    item; or a reply list of the other item-list tag, ``_other_reply_list``), and each item's own text units
+    (without its nested replies; for a flat list, each item's prose, as the flat test reads it). Why: a
+    threaded theme nests every reply under the comment it answers, so the top level has a few items, one of
+    which holds most of the text: the flat test read that as one long dated article. An article's nested
+    bullet list has items of a line each, without a commenter's head."""
     items: list[Element] = []
     own: list[float] = []
     lists = [el]
@@ -326,7 +349,7 @@ def _reply_tree(el: Element, sc: Scoring) -> tuple[list[Element], list[float]]:
             stack = [(c, 1) for c in k.element_children]
             while stack:
                 n, d = stack.pop()
-                if n.tag == el.tag:
+                if n.tag == el.tag or _other_reply_list(n, el):
                     lists.append(n)
                     mine -= sc.stats[n.nid].units
                 elif d < THREAD_NEST_LEVELS:
@@ -343,7 +366,7 @@ _NOT_THREAD_ITEMS = frozenset({"p", "pre", "blockquote", "h1", "h2", "h3", "h4",
 _HEAD_ENDS = frozenset({"p", "pre", "blockquote", "ul", "ol", "table", "figure"})
 
 
-def _closes_post(holders: list[Element], first: Element, best: Element, prose: dict[int, float]) -> bool:
+def _closes_post(holders: list[Element], first: Element, best: Element, sc: Scoring) -> bool:
     """The thread had taken the root (the first scoring's best is a thread or inside one) and, without its
     items, the best is the block holding the thread (the post's own block, the thread placed after its
     text: ``post > [headline, text, ol of comments]``, nothing after it: ``_last_prose``), not an item
@@ -352,20 +375,76 @@ def _closes_post(holders: list[Element], first: Element, best: Element, prose: d
     inside it and this does not apply."""
     if any(best.within(h) for h in holders):
         return False
-    return any(first.within(h) and h.within(best) and _last_prose(h, best, prose) for h in holders)
+    return any(first.within(h) and h.within(best) and _last_prose(h, best, sc) for h in holders)
 
 
-def _last_prose(thread: Element, block: Element, prose: dict[int, float]) -> bool:
-    """No prose follows ``thread`` inside ``block`` (``prose`` as scoring measured it): the run closes the
-    block, as comments close a post. A dated, signed list in the middle of an article (a timeline, a list
-    of quotes) is followed by the article's next paragraphs."""
+def _last_prose(thread: Element, block: Element, sc: Scoring) -> bool:
+    """No prose follows ``thread`` inside ``block`` (``sc.prose``, as scoring measured it) but the reply box
+    and link lines (``_after_prose``): the run closes the block, as comments close a post. A dated, signed
+    list in the middle of an article (a timeline, a list of quotes) is followed by the article's next
+    paragraphs."""
     cur = thread
     while cur is not block and cur.parent is not None:
         sibs = cur.parent.element_children
-        if any(prose.get(s.nid, 0.0) > 0 for s in sibs[sibs.index(cur) + 1 :]):
+        if any(_after_prose(s, sc) for s in sibs[sibs.index(cur) + 1 :]):
             return False
         cur = cur.parent
     return True
+
+
+def _after_prose(el: Element, sc: Scoring) -> bool:
+    """``el``, after a thread, is prose that continues the block: it holds prose, is not the reply box
+    (``_reply_box``) and is not mostly link text (``THREAD_AFTER_LINK_DENSITY``: the previous/next post
+    line or a tag list after the comments is navigation, not the article's next paragraph)."""
+    if sc.prose.get(el.nid, 0.0) <= 0 or _reply_box(el):
+        return False
+    st = sc.stats.get(el.nid)
+    return st is None or st.link_density < THREAD_AFTER_LINK_DENSITY
+
+
+_FORM_FIELDS = frozenset({"textarea"})
+_BOX_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
+
+
+def _reply_box(el: Element) -> bool:
+    """``el`` is the box for a new comment: it holds a text field (a search or newsletter form has none), or
+    its first heading says so ("Leave a Reply", "Post a comment": ``rules.THREAD_HEADING``, read without
+    its links, as "Cancel reply"). Why: a theme prints the box after the thread, and a logged-out page shows
+    only its heading and a "you must be logged in" line, which scoring read as prose after the thread: the
+    thread then did not close the post's block."""
+    for n in el.iter():
+        if n.tag in _FORM_FIELDS:
+            return True
+        if n.tag in _BOX_HEADINGS:
+            own = "".join(t.data for t in n.iter_nodes() if t.__class__ is Text and not _in_link(t, n))
+            return bool(THREAD_HEADING.match(normalize_space(own).strip(" :")))
+    return False
+
+
+def _in_link(t: Node, stop: Element) -> bool:
+    cur = t.parent
+    while cur is not None and cur is not stop:
+        if cur.tag == "a":
+            return True
+        cur = cur.parent
+    return False
+
+
+def _trailing_thread(thread: Element, root: Element, sc: Scoring) -> bool:
+    """``thread`` (a run the post outscored) sits in ``root`` after the post's text and closes it: prose
+    precedes it inside ``root`` and none follows (``_last_prose``). Why: the post won the scoring, but the
+    root climbed to the block holding the post and its comments, and without a "comment" name nothing took
+    them out. A dated list in the middle of an article is followed by more of its text, and one closing the
+    article's text block (a changelog) is inside the best-scoring element: not a trailing thread."""
+    if thread is root or not thread.within(root) or not _last_prose(thread, root, sc):
+        return False
+    cur = thread
+    while cur is not root and cur.parent is not None:
+        sibs = cur.parent.element_children
+        if any(sc.prose.get(s.nid, 0.0) > 0 for s in sibs[: sibs.index(cur)]):
+            return True
+        cur = cur.parent
+    return False
 
 
 def _related(a: Element, b: Element) -> bool:
@@ -410,6 +489,27 @@ def _dated_head(item: Element) -> bool:
         elif d < THREAD_HEAD_LEVELS:
             stack += ((c, d + 1) for c in reversed(n.children))
     return dated and named
+
+
+def _signed_foot(item: Element) -> bool:
+    """``item``, a block that is not a paragraph, closes with a commenter's signature instead of opening with
+    a head: its last block (within ``THREAD_HEAD_LEVELS``) is a short line naming someone beside a date
+    ("Posted by: Name | March 3, 2012 at 10:13 AM", ``_name_beside_date``), after the comment's text. Why:
+    themes that sign each comment at its end had no dated items."""
+    if item.tag in _NOT_THREAD_ITEMS:
+        return False
+    last = item
+    for _ in range(THREAD_HEAD_LEVELS):
+        kids = [c for c in last.element_children if c.tag not in SKIP_TAGS and normalize_space(c.text())]
+        if not kids:
+            return False
+        last = kids[-1]
+        if len(kids) == 1:
+            continue  # a wrapper: the signature follows the comment's text inside it
+        line = normalize_space(last.text())
+        if len(line) <= THREAD_LINE_MAX_CHARS:
+            return any(map(str.isdigit, line)) and _dated_line(line) and _name_beside_date(line)
+    return False
 
 
 def _dated_line(line: str) -> bool:
@@ -646,27 +746,28 @@ def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None
         # outside every thread (a forum's opening post or a live blog's first entry, inside, keeps the whole
         # thread as before; a thread the post outscores anyway changes nothing), the thread is a blog's
         # comments, and none of it is scored, as a thread named so is not (its first item and its heading
-        # would give the page wrapper the prose to be climbed to).
+        # would give the page wrapper the prose to be climbed to). A thread the post outscores anyway and
+        # that lies outside the post's text is kept for ``run``: removed if it closes the chosen root.
         again = score_candidates(body, sc.stats, title, skip)
         best = again.ranked()[0] if again.scores else None
         first = sc.ranked()[0]
         if best is not None and (
-            not any(_related(h, best) for h in holders) or _closes_post(holders, first, best, again.prose)
+            not any(_related(h, best) for h in holders) or _closes_post(holders, first, best, again)
         ):
             if best is not first:
                 threads = frozenset(h.nid for h in holders)
                 sc = score_candidates(body, sc.stats, title, threads)
                 left_out = holders
                 sc.threads = tuple(
-                    h
-                    for h in holders
-                    if h is not best and h.within(best) and _last_prose(h, best, again.prose)
+                    h for h in holders if h is not best and h.within(best) and _last_prose(h, best, again)
                 )
                 if ctx is not None:
                     for h in holders:
                         ctx.note(
                             "thread-shape", h, "a run of dated look-alike items: a comment thread, not scored"
                         )
+        if not left_out:
+            sc.trailing = tuple(h for h in holders if not _related(h, first))
     top = sc.ranked()[0]
     if ctx is not None:
         ctx.note(BEST_SCORE_NOTE, top, f"best-scoring candidate ({sc.score(top):.1f})")
@@ -927,8 +1028,35 @@ def run(ctx: Context) -> None:
     _prune_outside(ctx, final, "outside the content root", SCORE, "outside-root", final_path)
     for thread in sc.threads:
         if thread.within(final) and thread is not final:
-            ctx.remove(thread, SCORE, "thread-shape", "a run of dated look-alike items after the post's text")
+            _remove_thread(ctx, thread, final, "a run of dated look-alike items after the post's text")
+    for thread in sc.trailing:
+        if _trailing_thread(thread, final, sc):
+            _remove_thread(ctx, thread, final, "a run of dated look-alike items closing the article")
     ctx.root = final
+
+
+def _remove_thread(ctx: Context, thread: Element, root: Element, why: str) -> None:
+    """Remove a thread recognised by its shape from ``root``, with the heading just before it ("What readers
+    said": the thread's own heading, a heading element right before it in its block) and the reply boxes
+    after it (``_reply_box``: the box for a new comment belongs to the thread it closes). When one of them
+    is a thread's start by ``signals.thread_start`` ("Comments"), none is removed here: the thread pattern
+    (``remove_by_selector``) removes it and everything after it, a notice below the form included."""
+    boxes = []
+    if thread.parent is not None:
+        sibs = thread.parent.element_children
+        at = sibs.index(thread)
+        if at > 0 and sibs[at - 1].tag in _BOX_HEADINGS:
+            boxes.append(sibs[at - 1])
+    cur = thread
+    while cur is not root and cur.parent is not None:
+        sibs = cur.parent.element_children
+        boxes += [b for b in sibs[sibs.index(cur) + 1 :] if _reply_box(b)]
+        cur = cur.parent
+    ctx.remove(thread, SCORE, "thread-shape", why)
+    if any(thread_start(n) for b in boxes for n in b.iter()):
+        return  # a heading saying "Comments" is left to the thread pattern, which takes what follows it too
+    for box in boxes:
+        ctx.remove(box, SCORE, "thread-shape", "the box for a new comment after a thread")
 
 
 def prose_runner_up(sc: Scoring, least: float) -> Element | None:
