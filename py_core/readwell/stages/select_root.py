@@ -532,7 +532,11 @@ def _split_article(top: Element, sc: Scoring) -> Element:
     """Several strong candidates under one ancestor: the article is split; take their common ancestor."""
     ranked = sc.ranked()
     top_score = sc.score(top)
-    strong = [e for e in ranked[1 : STRONG_RANKS + 1] if sc.score(e) >= STRONG_SHARE * top_score]
+    strong = [
+        e
+        for e in ranked[1 : STRONG_RANKS + 1]
+        if sc.score(e) >= STRONG_SHARE * top_score and not _item_of_other_list(e, top)
+    ]
     if len(strong) >= STRONG_MIN_COUNT:
         for anc in top.ancestors():
             if anc.tag in TOP_LEVEL:
@@ -541,6 +545,21 @@ def _split_article(top: Element, sc: Scoring) -> Element:
             if inside >= STRONG_MIN_COUNT:
                 return anc
     return top
+
+
+def _item_of_other_list(el: Element, top: Element) -> bool:
+    """``el`` is, or is inside, an item of a list that does not hold ``top``: one teaser of a "Most viewed"
+    or "Latest" list beside the article, not a part of the article split across blocks. Such items are
+    alike and each has its sentence, so two of them, or one and the article's own wrapper, passed for
+    strong runners-up, and the split climb took the common ancestor: the page's column with the list. Items
+    of the list that holds ``top`` (a how-to's steps, one of which scored best) are the article's parts."""
+    for a in (el, *el.ancestors()):
+        if top.within(a):
+            return False
+        if a.tag == "li":
+            lst = a.parent
+            return lst is None or not top.within(lst)
+    return False
 
 
 def _parent_container(top: Element, sc: Scoring) -> Element:
