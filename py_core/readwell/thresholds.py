@@ -121,6 +121,16 @@ STRONG_MIN_COUNT = 2  # two strong runners-up under one ancestor make that ances
 CLIMB_FLOOR_DIVISOR = 3  # climbing stops at a parent scoring under a third of the candidate (Readability)
 CHUNK_MIN_SHARE = 0.2  # a chunk repeating the candidate's class carries real text: a fifth of its score
 PROSE_SHARE_TO_CLIMB = 0.6  # climb while the candidate holds under 60% of its ancestor's prose (sections)
+# select_root._title_anchored: the page's title heading (an h1-h3 whose text is in <title>) anchors the
+# article. A best candidate apart from every title heading (neither holding one nor following one within
+# this many levels of it) gives way to the highest candidate anchored to one that scores at least this share
+# of it: a sidebar box, a recent-reviews list or a footer's copyright block outscored the post once the post's
+# "content"/"entry" name was unknown.
+TITLE_ANCHOR_LEVELS = 2
+TITLE_ANCHOR_SCORE_SHARE = 0.5
+# ... and holds this share of its prose at least: the headline's own block (headline, dek, byline) is
+# anchored too, but the article body below it, in a block of its own, is no box beside it
+TITLE_ANCHOR_PROSE_SHARE = 0.5
 
 # --- joining siblings (select_root._siblings_to_join) -------------------------------------------------------
 SIBLING_MIN_SCORE = 10.0  # Readability's floor for a sibling's score, whatever the top score

@@ -89,6 +89,9 @@ from ..thresholds import (
     THREAD_SHAPE_DATED_SHARE,
     THREAD_SHAPE_MAX_ITEM_SHARE,
     THREAD_SHAPE_MIN_ITEMS,
+    TITLE_ANCHOR_LEVELS,
+    TITLE_ANCHOR_PROSE_SHARE,
+    TITLE_ANCHOR_SCORE_SHARE,
 )
 from ..video import PLAYER_TAGS
 
@@ -147,6 +150,9 @@ class Scoring:
     # threads recognised by their shape that the post outscored anyway, outside the best-scoring element
     # (the post's text) and not holding it: removed from the root when they close it (``_trailing_thread``)
     trailing: tuple[Element, ...] = ()
+    # the best candidate set aside for one anchored to the page's title heading (``_title_anchored``): a box
+    # beside the article, whose prose the sections climb does not count
+    beside: tuple[Element, ...] = ()
 
     def score(self, el: Element) -> float:
         return self.scores.get(el.nid, 0.0)
@@ -626,7 +632,11 @@ def _split_article(top: Element, sc: Scoring) -> Element:
     """Several strong candidates under one ancestor: the article is split; take their common ancestor."""
     ranked = sc.ranked()
     top_score = sc.score(top)
-    strong = [e for e in ranked[1 : STRONG_RANKS + 1] if sc.score(e) >= STRONG_SHARE * top_score]
+    strong = [
+        e
+        for e in ranked[1 : STRONG_RANKS + 1]
+        if sc.score(e) >= STRONG_SHARE * top_score and not _item_of_other_list(e, top)
+    ]
     if len(strong) >= STRONG_MIN_COUNT:
         for anc in top.ancestors():
             if anc.tag in TOP_LEVEL:
@@ -635,6 +645,21 @@ def _split_article(top: Element, sc: Scoring) -> Element:
             if inside >= STRONG_MIN_COUNT:
                 return anc
     return top
+
+
+def _item_of_other_list(el: Element, top: Element) -> bool:
+    """``el`` is, or is inside, an item of a list that does not hold ``top``: one teaser of a "Most viewed"
+    or "Latest" list beside the article, not a part of the article split across blocks. Such items are
+    alike and each has its sentence, so two of them, or one and the article's own wrapper, passed for
+    strong runners-up, and the split climb took the common ancestor: the page's column with the list. Items
+    of the list that holds ``top`` (a how-to's steps, one of which scored best) are the article's parts."""
+    for a in (el, *el.ancestors()):
+        if top.within(a):
+            return False
+        if a.tag == "li":
+            lst = a.parent
+            return lst is None or not top.within(lst)
+    return False
 
 
 def _parent_container(top: Element, sc: Scoring) -> Element:
@@ -688,11 +713,12 @@ def _chunk_class(el: Element) -> str:
 
 def _sections(top: Element, sc: Scoring) -> Element:
     """The article is split across sibling blocks (sections): climb while the candidate holds well under
-    an ancestor's prose."""
+    an ancestor's prose (without the prose of a box set aside for the title's block: ``Scoring.beside``)."""
     for anc in list(top.ancestors()):
         if anc.tag in TOP_LEVEL:
             break
-        if sc.prose.get(top.nid, 0.0) < PROSE_SHARE_TO_CLIMB * sc.prose.get(anc.nid, 0.0):
+        held = sc.prose.get(anc.nid, 0.0) - sum(sc.prose.get(b.nid, 0.0) for b in sc.beside if b.within(anc))
+        if sc.prose.get(top.nid, 0.0) < PROSE_SHARE_TO_CLIMB * held:
             top = anc
     return top
 
@@ -768,6 +794,15 @@ def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None
                         )
         if not left_out:
             sc.trailing = tuple(h for h in holders if not _related(h, first))
+    anchored = _title_anchored(sc, title)
+    if anchored is not None:
+        first = sc.ranked()[0]
+        # (the two swap places: the runner-up's score goes to the box, so the refinements and the learned
+        # root see the same spread of scores as before)
+        sc.scores[anchored.nid], sc.scores[first.nid] = sc.scores[first.nid], sc.scores[anchored.nid]
+        sc.beside = (first,)
+        if ctx is not None:
+            ctx.note("title-anchor", anchored, f"anchored to the title heading, over {ctx.path_of(first)}")
     top = sc.ranked()[0]
     if ctx is not None:
         ctx.note(BEST_SCORE_NOTE, top, f"best-scoring candidate ({sc.score(top):.1f})")
@@ -778,6 +813,66 @@ def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None
         # reads as prose, and joining it made the post's parent the root, comments and all)
         joined -= {s.nid for s in top.parent.element_children if any(h.within(s) for h in left_out)}
     return top, sc, joined
+
+
+TITLE_HEADING_TAGS = frozenset({"h1", "h2", "h3"})
+TITLE_HEADING_MIN_CHARS = 10  # (root_model's title heading: a shorter heading matches any title by chance)
+
+
+def _title_anchored(sc: Scoring, title: str) -> Element | None:
+    """A candidate to take the best one's place, or None: the best scoring element is apart from every
+    title heading (an h1-h3 whose text is in the page's <title>: it neither holds one nor follows one
+    within ``TITLE_ANCHOR_LEVELS`` of it), and the highest-ranked candidate anchored to one, neither
+    holding the best nor inside it, scores ``TITLE_ANCHOR_SCORE_SHARE`` of the best or more and holds
+    ``TITLE_ANCHOR_PROSE_SHARE`` of its prose.
+
+    Why: a post is written under its title. Without the post's name (``content``, ``entry``) a sidebar's
+    text box, a sidebar list of recent reviews or teasers, or a footer's long copyright block outscored a
+    short post (the names-masked probe). The prose share keeps an article body set in a block of its own
+    below the headline's block (headline, dek, byline: anchored, but short) from giving way to it, and a
+    sidebar list repeating the title as one of its headlines anchors only that list's items."""
+    t = normalize_space(title).lower()
+    if not t or not sc.body_elements or len(sc.scores) < 2:
+        return None
+    heads: list[Element] = []
+    for e in sc.body_elements:
+        if e.tag in TITLE_HEADING_TAGS:
+            words = normalize_space(e.text()).lower()
+            if len(words) >= TITLE_HEADING_MIN_CHARS and words in t:
+                heads.append(e)
+    if not heads:
+        return None
+    order = {e.nid: i for i, e in enumerate(sc.body_elements)}
+    areas: list[tuple[Element, Element]] = []  # (title heading, its ancestor the anchored must be in)
+    for head in heads:
+        area = head
+        for _ in range(TITLE_ANCHOR_LEVELS):
+            if area.parent is None or area.parent.tag in TOP_LEVEL:
+                break
+            area = area.parent
+        areas.append((head, area))
+
+    def anchored(c: Element) -> bool:
+        return any(h.within(c) or (c.within(a) and order.get(c.nid, -1) > order[h.nid]) for h, a in areas)
+
+    ranked = sc.ranked()
+    best = ranked[0]
+    if anchored(best):
+        return None
+    floor = TITLE_ANCHOR_SCORE_SHARE * sc.score(best)
+
+    def prose(e: Element) -> float:
+        # (nested paragraphs count twice in ``prose``: an <li> holding <p>s; a list of teasers read
+        # more prose than it has text)
+        return min(sc.prose.get(e.nid, 0.0), float(sc.stats[e.nid].units))
+
+    least = TITLE_ANCHOR_PROSE_SHARE * prose(best)
+    for c in ranked[1:]:
+        if sc.score(c) < floor:
+            return None
+        if anchored(c) and not _related(c, best) and prose(c) >= least:
+            return c
+    return None
 
 
 def _refine(top: Element, sc: Scoring, ctx: Context | None) -> Element:
