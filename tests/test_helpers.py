@@ -18,7 +18,7 @@ from readwell.metadata import _tidy_steps as tidy_steps
 from readwell.parse import parse_html
 from readwell.render_markdown import to_markdown, to_text
 from readwell.rules import tokens_of
-from readwell.stages.normalize_output import same_title
+from readwell.signals import same_title
 
 
 # --- tokens_of ------------------------------------------------------------------------------------------

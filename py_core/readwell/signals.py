@@ -406,3 +406,17 @@ def trailing_thread(
         ):
             return start, kind, tail
     return None
+
+
+_WORDS = re.compile(r"\w+")
+
+
+def same_title(text: str, title: str) -> bool:
+    """The heading restates the title: equal, one contains the other, or most words shared."""
+    a, b = text.lower(), title.lower()
+    if not a or len(a) > 300:
+        return False
+    if a == b or (len(a) > 15 and (a in b or b in a)):
+        return True
+    wa, wb = set(_WORDS.findall(a)), set(_WORDS.findall(b))
+    return bool(wa and wb) and len(wa & wb) / len(wa | wb) >= 0.6

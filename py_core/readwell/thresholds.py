@@ -61,6 +61,12 @@ THREAD_HEADING_MAX_UNITS = 160  # a heading saying "12 Comments" is short; longe
 # select_root: a candidate shaped like a comment thread (a run of look-alike items, each with a short dated
 # line of its own: "Name  November 3, 2012 at 10:46 am", a <time>) holds readers' comments, not the article,
 # whatever it is named: scoring is run again without it (find_root, _thread_runs).
+# select_root: a list of excerpts linking into other pages' anchors, the pages repeating, is a "recent
+# comments" widget, not scored (``_excerpt_feed``): 5 items (a widget shows 5-30), 80% of them that shape,
+# and fewer distinct pages than 80% of those items (the same posts come back).
+EXCERPT_FEED_MIN_ITEMS = 5
+EXCERPT_FEED_ITEM_SHARE = 0.8
+EXCERPT_FEED_MAX_PAGE_SHARE = 0.8
 THREAD_SHAPE_MIN_ITEMS = 4  # dated items needed: two or three dated blocks are an article's sections
 THREAD_SHAPE_DATED_SHARE = 1 / 3  # share of the children that are dated items (a <dl> dates only its <dt>s)
 THREAD_SHAPE_MAX_ITEM_SHARE = 0.6  # no item holds more of the prose (else one dated article, not a thread)
@@ -78,6 +84,13 @@ PHRASE_LINE_MAX_NODES = 60  # a bigger block: a phrase's line is read from this 
 PHRASE_SIBLINGS_MAX = 2_000  # ... in a block of at most this many children (more: not looked for)
 PHRASE_CONTEXT_MARKS = 1  # ... when it has a comma or sentence end (share rows and date lines have none)
 SENTENCE_SPAN_MIN_UNITS = 20  # a <p>'s sentence in a <span> has this much text outside links (credits: less)
+# remove_by_selector: a block opening with one of these headings restating the page's title is the post
+# (``opens_with_title``); h4-h6 are a sidebar's or a box's own headings.
+TITLE_BLOCK_HEADINGS = frozenset({"h1", "h2", "h3"})
+# ...for these partial rules only: an author's box never opens with the post's headline. Guarding every
+# partial rule kept blocks that other rules rightly take (scrapinghub 7a457a4f and 5a822960, dragnet-dev
+# R436 went down, both parsers).
+TITLED_POST_RULES = frozenset({"author-bio"})
 BIO_BOX_MAX_UNITS = 600  # an author box is short; a longer block named "author" is an essay about them
 # remove_by_pattern's repeated-block rule spares a later copy that is a paragraph of the article's flow (a <p>
 # whose parent holds this many <p>s) when the first copy is not: a lead first printed as a photo caption or a

@@ -8,11 +8,10 @@ evidence.
 
 from __future__ import annotations
 
-import re
-
 from ..context import STRUCTURE, Context
 from ..dom import NON_TEXT, Element, Node, SiblingIndex, Text, holds_break, holds_space, normalize_space
 from ..rules import INLINE_TAGS, TITLE_TOKENS, tokens_of
+from ..signals import same_title
 from ..textstats import BLOCK_TAGS
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
@@ -250,20 +249,6 @@ def run(ctx: Context) -> None:
             elif el.tag != "div":
                 el.tag = "div"
         ctx.flush_unwraps()
-
-
-_WORDS = re.compile(r"\w+")
-
-
-def same_title(text: str, title: str) -> bool:
-    """The heading restates the title: equal, one contains the other, or most words shared."""
-    a, b = text.lower(), title.lower()
-    if not a or len(a) > 300:
-        return False
-    if a == b or (len(a) > 15 and (a in b or b in a)):
-        return True
-    wa, wb = set(_WORDS.findall(a)), set(_WORDS.findall(b))
-    return bool(wa and wb) and len(wa & wb) / len(wa | wb) >= 0.6
 
 
 def _near_top(root: Element, h: Element, limit: int = 200) -> bool:

@@ -17,11 +17,14 @@ from ..rules import (
     bio_headed,
     tokens_of,
 )
-from ..signals import match_exact, match_partial, trailing_thread
+from ..signals import match_exact, match_partial, same_title, trailing_thread
 from ..textstats import SUBHEADINGS
 from ..thresholds import (
     BIO_BOX_MAX_UNITS,
     MOST_OF_ROOT_NAMED,
+    POST_TITLE_MIN_WORDS,
+    TITLE_BLOCK_HEADINGS,
+    TITLED_POST_RULES,
 )
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
@@ -37,6 +40,10 @@ def run(ctx: Context) -> None:
     found: list[tuple[Element, str, str, str]] = []
     root_units = stats[root.nid].units
     title = normalize_space(ctx.meta.title or "").lower()
+    # The cleaned title and the <title> as written: cleaning may keep the site's name rather than the post's
+    # ("Post title - Blog name" under an <h1> naming the blog).
+    raw = ctx.doc.root.find("title")
+    titles = [t for t in {title, normalize_space(raw.text()).lower() if raw is not None else ""} if t]
     stack = [c for c in root.children if isinstance(c, Element)]
     stack.reverse()
     protected = ctx.protected_in_walk(root)  # (the walk below descends into unprotected elements only)
@@ -56,6 +63,9 @@ def run(ctx: Context) -> None:
         if exact is not None:
             found.append((el, EXACT, exact.id, exact.reason))
             continue
+        titled = partial is not None and partial.id in TITLED_POST_RULES
+        if titled and any(opens_with_title(el, t) for t in titles):
+            partial = None  # the titled post itself (its class names its author): walk into it
         if partial is not None:
             found.append((el, PARTIAL, partial.id, partial.reason))
             continue
@@ -65,6 +75,25 @@ def run(ctx: Context) -> None:
         stack += reversed([c for c in el.children if isinstance(c, Element)])
     for el, kind, rule, reason in found:
         ctx.remove(el, kind, rule, reason)
+
+
+def opens_with_title(el: Element, title: str) -> bool:
+    """``el``'s first heading (``TITLE_BLOCK_HEADINGS``), with no text before it, restates the page's title
+    (``same_title``) in at least ``POST_TITLE_MIN_WORDS`` words: the block is the titled post, whatever a
+    token of its class says. Blog themes flag the post's container with its author
+    (``entry-author-<name>``), and when the root is a wrapper holding the post and a comment form, the
+    post no longer holds most of the root and the author-bio rule took it; a bio box opens with the
+    person's name or "About the author", not with the page's headline."""
+    if not title:
+        return False
+    for node in el.iter_nodes():
+        if isinstance(node, Text):
+            if node.data.strip():
+                return False
+        elif isinstance(node, Element) and node is not el and node.tag in TITLE_BLOCK_HEADINGS:
+            text = normalize_space(node.text())
+            return len(text.split()) >= POST_TITLE_MIN_WORDS and same_title(text, title)
+    return False
 
 
 def headed_bio_box(el: Element, st: Stat, title: str) -> bool:

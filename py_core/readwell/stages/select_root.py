@@ -52,6 +52,9 @@ from ..thresholds import (
     CHUNK_MIN_SHARE,
     CLIMB_FLOOR_DIVISOR,
     DIV_PARAGRAPH_DIRECT_UNITS,
+    EXCERPT_FEED_ITEM_SHARE,
+    EXCERPT_FEED_MAX_PAGE_SHARE,
+    EXCERPT_FEED_MIN_ITEMS,
     LEAD_LABELS_SHARE,
     LEAD_PLAYER_LEVELS,
     LENGTH_BONUS_MAX,
@@ -64,6 +67,7 @@ from ..thresholds import (
     MOST_OF_PAGE,
     NAMED_CANDIDATE_MIN_UNITS,
     PARAGRAPH_MIN_UNITS,
+    POST_TITLE_MIN_WORDS,
     PROMO_MAX_UNITS,
     PROSE_MAX_LINK_DENSITY,
     PROSE_MIN_MARKS,
@@ -197,6 +201,8 @@ def score_candidates(
             # (else neither can apply: ``is_unlikely`` answers None and ``_comment_compound`` False for an
             # element without attributes or layout and not of UNLIKELY_BY_TAG: most elements, not asked)
             if el.nid not in holders and _bio_box(el, title):
+                continue
+            if tag in _ITEM_LISTS and el.nid not in holders and _excerpt_feed(el):
                 continue
         stack += el.children[::-1]
         if not _is_paragraph(el) and not (el.tag in SUBHEADINGS and _prose_heading(stats[el.nid])):
@@ -571,6 +577,44 @@ def _comment_compound(el: Element) -> bool:
     if toks & COMMENT_TOKENS or toks & MAYBE_TOKENS:
         return False
     return any("comment" in t and "commentar" not in t for t in toks)
+
+
+def _excerpt_feed(el: Element) -> bool:
+    """A list of excerpts pointing into other pages: at least ``EXCERPT_FEED_MIN_ITEMS`` items, most of
+    them (``EXCERPT_FEED_ITEM_SHARE``) opening with a link of a few words (a post's title) to an anchor in
+    another page (``/post/#c123``) followed by text of their own (the excerpt), and the pages repeat (at
+    least two pages, fewer than ``EXCERPT_FEED_MAX_PAGE_SHARE`` of the items): a "recent comments" widget,
+    whose items are "post title + the comment's first words", several on the same post. Its text outscored
+    a short post when no class named it. An index of articles links each page once and without an anchor;
+    a table of contents links into the page itself; a footnote's back-link closes its item."""
+    items = el.element_children
+    if len(items) < EXCERPT_FEED_MIN_ITEMS:
+        return False
+    pages: list[str] = []
+    for li in items:
+        if li.tag != "li":
+            continue
+        link: Element | None = None
+        for node in li.iter_nodes():
+            if isinstance(node, Text):
+                if node.data.strip():
+                    break  # text before any link: the item does not open with one
+            elif isinstance(node, Element) and node.tag == "a":
+                link = node
+                break
+        if link is None:
+            continue
+        page, hash_, frag = link.get("href").partition("#")
+        words = len(normalize_space(link.text()).split())
+        own = len(normalize_space(li.text())) - len(normalize_space(link.text()))
+        if page and hash_ and frag and words >= POST_TITLE_MIN_WORDS and own > 0:
+            pages.append(page)
+    distinct = len(set(pages))
+    return (
+        len(pages) >= EXCERPT_FEED_ITEM_SHARE * len(items)
+        and distinct >= 2
+        and distinct < EXCERPT_FEED_MAX_PAGE_SHARE * len(pages)
+    )
 
 
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
