@@ -48,6 +48,9 @@
     // content files itself (benchmark): no remembered root.
     const lookup = !pyOpts.selector && options.useSiteRoot !== false && RW.siteRoots
       ? RW.siteRoots.forUrl(location.href).catch(() => null) : null;
+    // the port to the engine document is opened now: the browser connects it while the page is serialized
+    // (its hello, see askEngine, is read only after the snapshot: this thread is busy until then)
+    if (options.engine !== 'page') engineRequest.connect();
     const t1 = performance.now();
     const snap = RW.reader.uncovered(() => RW.snapshot());
     const t2 = performance.now();
@@ -100,7 +103,7 @@
         engine = `offscreen (page engine: ${err.message})`;
       }
     }
-    const reply = await askEngine({ snapshot: snap.json, options: pyOpts });
+    const reply = await askEngine(snap.json, pyOpts);
     return { json: reply.json, stages: reply.stages, engine, ms: reply.ms, receivedAt: reply.receivedAt,
       repliedAt: reply.repliedAt };
   }
@@ -110,9 +113,39 @@
   // there (not created yet, closed, crashed), the service worker creates it and passes the request on.
   // It listens on a long-lived port (messages.js portClient: no new channel per request, and the snapshot
   // goes to that document only, not to the service worker as well).
+  // Where messages travel by structured clone (the manifest's "message_serialization", honoured from Chrome
+  // 148), the snapshot goes as its UTF-8 bytes: a Uint8Array is copied as is, while a 110-200 KB JSON string
+  // inside a message is escaped, converted and parsed again on the way (~1.5 ms more to the engine on the real
+  // pages), and the engine wants UTF-8 bytes anyway (engine.mjs extractSnapshot). Which way messages travel:
+  // the engine port's hello once it has been read (messages.js portClient), else the browser's version. Should
+  // the bytes still arrive as something else, the engine says so (offscreen.js extract) and the JSON text
+  // is sent instead; elsewhere the text goes, as before. The engine takes both.
   const NOT_REACHED = /receiving end does not exist|could not establish connection|message port closed/i;
+  const NOT_BYTES = /neither JSON text nor its UTF-8 bytes/;
   const engineRequest = RW.messages.portClient(ADDRESSES.offscreen);
-  async function askEngine(fields) {
+  const ENCODER = new TextEncoder();
+  const STRUCTURED_CLONE_FROM = 148;
+  function clonesBytes() {
+    try {
+      if (chrome.runtime.getManifest().message_serialization !== 'structured_clone') return false;
+      const brand = ((navigator.userAgentData && navigator.userAgentData.brands) || [])
+        .find((b) => b.brand === 'Chromium');
+      const major = brand ? brand.version : (/\bChrom(?:e|ium)\/(\d+)/.exec(navigator.userAgent) || [])[1];
+      return Number.parseInt(major, 10) >= STRUCTURED_CLONE_FROM;
+    } catch { return false; }
+  }
+  const BYTES_BY_VERSION = clonesBytes();
+  async function askEngine(json, options) {
+    const bytes = engineRequest.binary() ?? BYTES_BY_VERSION;
+    try {
+      return await askEngineWith(bytes ? ENCODER.encode(json) : json, options);
+    } catch (err) {
+      if (!bytes || !NOT_BYTES.test(err.message)) throw err;
+    }
+    return askEngineWith(json, options);
+  }
+  async function askEngineWith(snapshot, options) {
+    const fields = { snapshot, options };
     try {
       return await engineRequest('extract', fields, { timeoutMs: TIMEOUT_MS });
     } catch (err) {

@@ -36,7 +36,8 @@ async function extensionEngine() {
   const optionNames = JSON.parse(engine.call('options_json')).map((o) => o.name); // readwell's options_schema()
   /** options: any object (url plus readwell's keyword options); other keys (the extension's own) are left out.
    * The snapshot crosses as UTF-8 bytes: Pyodide copies a JS string into Python one UTF-16 unit at a time, 3-5x
-   * the cost of TextEncoder plus the bytes copy (readwell_bridge.extract_json). */
+   * the cost of TextEncoder plus the bytes copy (readwell_bridge.extract_json). snapshotJson: the JSON text, or
+   * its UTF-8 bytes already (a Uint8Array: the content script encodes it where messages carry binary data). */
   const extractSnapshot = (snapshotJson, options = {}) => {
     const known = { url: options.url };
     for (const k of optionNames) if (options[k] !== undefined && options[k] !== null) known[k] = options[k];

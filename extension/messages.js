@@ -55,10 +55,14 @@
   }
 
   /** Serve requests that come over long-lived ports named `to` (see portClient): the same handlers and
-   * replies as listen(), each reply tagged with its request's id. */
+   * replies as listen(), each reply tagged with its request's id. Each new port first gets a hello whose
+   * `bytes` is a Uint8Array: it arrives as one only where the browser serializes messages by structured clone
+   * (manifest "message_serialization", Chrome 148+), as a plain object under JSON serialization. */
   function servePorts(to, handlers) {
     const listener = (port) => {
       if (port.name !== to) return;
+      // first message on every port: tells the client whether binary data arrives as binary (request.binary)
+      try { port.postMessage({ hello: true, bytes: new Uint8Array(1) }); } catch { /* closed already */ }
       port.onMessage.addListener((msg) => {
         if (!msg || !Object.hasOwn(handlers, msg.cmd)) {
           port.postMessage({ id: msg && msg.id, error: `readwell: ${to} has no command ${msg && msg.cmd}` });
@@ -80,14 +84,23 @@
    * and offers the message to every extension context, the service worker included: for the content
    * script's 100-200 KB snapshot that was most of the time it took to reach the engine). The port is opened
    * on first use and again after it closed; when nothing serves it (or it closes mid-request) the request
-   * rejects with err.noReply, as send() does. Returns request(cmd, fields, { timeoutMs }). */
+   * rejects with err.noReply, as send() does. Returns request(cmd, fields, { timeoutMs }), with
+   * request.connect() (open the port now: the connection is set up while the caller works, e.g. while the page
+   * is serialized) and request.binary(): null until the served side's hello has been read (it waits behind the
+   * caller's synchronous work), then true when it arrived as binary (a Uint8Array in a request then reaches the
+   * other side as a Uint8Array, not as an object of numbered keys), false under JSON serialization. */
   function portClient(to) {
     let port = null;
     let nextId = 1;
+    let binary = null;
     const pending = new Map();
     const open = () => {
       const p = chrome.runtime.connect({ name: to });
       p.onMessage.addListener((reply) => {
+        if (reply && reply.hello === true && reply.id === undefined) {
+          if (port === p) binary = reply.bytes instanceof Uint8Array;
+          return;
+        }
         const waiter = reply && pending.get(reply.id);
         if (!waiter) return;
         pending.delete(reply.id);
@@ -96,14 +109,14 @@
       });
       p.onDisconnect.addListener(() => {
         void chrome.runtime.lastError; // "receiving end does not exist": reported as noReply below
-        if (port === p) port = null;
+        if (port === p) { port = null; binary = null; }
         for (const [id, waiter] of pending) {
           if (waiter.port === p) { pending.delete(id); waiter.reject(noReply(to)); }
         }
       });
       return p;
     };
-    return function request(cmd, fields = {}, { timeoutMs = 90000 } = {}) {
+    function request(cmd, fields = {}, { timeoutMs = 90000 } = {}) {
       port = port || open();
       const id = nextId++;
       const p = port;
@@ -112,11 +125,16 @@
         p.postMessage({ ...fields, id, cmd });
       } catch { // the port closed between its last use and now
         pending.delete(id);
-        if (port === p) port = null;
+        if (port === p) { port = null; binary = null; }
         return Promise.reject(noReply(to));
       }
       return withTimeout(reply, timeoutMs, `${to} ${cmd}`).finally(() => pending.delete(id));
+    }
+    request.connect = () => {
+      try { port = port || open(); } catch { /* no extension context (reloaded): the request reports it */ }
     };
+    request.binary = () => (port === null ? null : binary);
+    return request;
   }
 
   RW.messages = { ADDRESSES, listen, send, withTimeout, errorText, servePorts, portClient };

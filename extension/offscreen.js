@@ -44,9 +44,15 @@ function keepWarm() {
   }, WARM_DELAY_MS);
 }
 
-/** options: an object; the engine passes on the keys readwell knows. The stage names come along for the overlay. */
+/** snapshot: the content script's snapshot as JSON text or as that text's UTF-8 bytes (a Uint8Array, where
+ * messages travel by structured clone: content.js askEngine). options: an object; the engine passes on the keys
+ * readwell knows. The stage names come along for the overlay. */
 async function extract(snapshot, options) {
   const receivedAt = performance.timeOrigin + performance.now();
+  if (typeof snapshot !== 'string' && !(snapshot instanceof Uint8Array)) {
+    // e.g. bytes sent where messages travel as JSON (an object of numbered keys): content.js sends the text then
+    throw new Error('readwell: the snapshot is neither JSON text nor its UTF-8 bytes');
+  }
   firstExtractAt ??= Date.now();
   pending++;
   try {

@@ -1301,6 +1301,65 @@ def test_snapshot_keeps_text_below_the_depth_cap(env):
     assert snap["count"] < 600, snap["count"]  # the article's elements and the 178 levels above the cap
 
 
+# In the content script's world: the engine asked over its port with the snapshot as JSON text, as its UTF-8
+# bytes, and as an object of numbered keys (what bytes become under JSON serialization)
+ENGINE_BY_PORT = """async (tid) => {
+  const [r] = await chrome.scripting.executeScript({ target: { tabId: tid }, func: async () => {
+    const RW = globalThis.__readwell;
+    const ask = RW.messages.portClient(RW.messages.ADDRESSES.offscreen);
+    ask.connect();
+    for (let i = 0; i < 200 && ask.binary() === null; i++) await new Promise((ok) => setTimeout(ok, 10));
+    const binary = ask.binary();
+    const json = RW.snapshot().json;
+    const options = { url: location.href };
+    const text = (await ask('extract', { snapshot: json, options })).json;
+    const bytes = (await ask('extract', { snapshot: new TextEncoder().encode(json), options })).json;
+    let refused = null;
+    try { await ask('extract', { snapshot: { 0: 123, 1: 125 }, options }); }
+    catch (err) { refused = err.message; }
+    return { binary, text, bytes, refused };
+  } });
+  return r.result;
+}"""
+
+
+def test_snapshot_goes_to_the_engine_as_bytes_or_text_alike(env):
+    """With the manifest's structured-clone messaging (Chrome 148+; the test browser is newer) the engine
+    port's hello arrives as binary, and the engine gives the same JSON for the snapshot as text and as its
+    UTF-8 bytes; what JSON serialization makes of bytes is refused with the message content.js retries on."""
+    sw = env["sw"]
+    tid = open_url(env, env["srv"].url("core--news-article-basic.html"))
+    call(sw, "extract", tid)  # injects the content files
+    got = sw.evaluate(ENGINE_BY_PORT, tid)
+    assert got["binary"] is True, got["binary"]
+    assert got["bytes"] == got["text"]
+    assert json.loads(got["text"])["title"] == "Volunteers Map the Health of a Small River"
+    assert "neither JSON text nor its UTF-8 bytes" in (got["refused"] or ""), got["refused"]
+
+
+def test_refused_snapshot_bytes_are_sent_again_as_text(env):
+    """Should the bytes arrive as something else (a browser that says it clones messages but does not), the
+    reader still opens: content.js sends the JSON text after the engine's refusal. Simulated by a TextEncoder
+    in the content script's world that returns a plain object."""
+    page, sw = env["page"], env["sw"]
+    tid = open_url(env, env["srv"].url("core--news-article-basic.html"))
+    call(sw, "extract", tid)
+    patch = """async ([tid, on]) => chrome.scripting.executeScript({ target: { tabId: tid }, args: [on],
+      func: (on) => {
+        const proto = TextEncoder.prototype;
+        if (on) { proto.realEncode = proto.encode; proto.encode = () => ({ 0: 123 }); }
+        else { proto.encode = proto.realEncode; delete proto.realEncode; }
+      } })"""
+    sw.evaluate(patch, [tid, True])
+    try:
+        r = call(sw, "reader", tid)
+    finally:
+        sw.evaluate(patch, [tid, False])
+    assert r["open"] and r["found"] and r["title"] == "Volunteers Map the Health of a Small River", r
+    assert "Volunteers" in page.locator("readwell-reader h1.rw-title").inner_text()
+    assert call(sw, "reader", tid)["open"] is False
+
+
 def test_overlay_boxes_match_log_without_layout_shift(env):
     page, sw = env["page"], env["sw"]
     tid = open_url(env, env["srv"].url("core--blog-post-with-sidebar.html"))
