@@ -205,3 +205,10 @@ WHOLE_PAGE_MAX_LINK_DENSITY = 0.3
 POST_MIN_UNITS = 40
 POST_MAX_LINK_DENSITY = 0.3  # ... and few links (a line of links under a headline is navigation)
 POST_TITLE_MIN_WORDS = 3  # a post's headline has a few words; "Archive", "All crafts" name a section
+# remove_by_selector.remove_post_tail: after a titled post (``opens_with_title``) that holds at least
+# POST_MIN_UNITS of its own text, a short box (at most POST_TAIL_BOX_MAX_UNITS) following it that holds a form
+# with a submit control (a posting step: "enter the code shown", the captcha's note) or a paragraph made of a
+# label ending in a colon and an address written out, unlinked (a trackback's ping address) is the blog
+# host's machinery, not the post. Long boxes (a comment list, a second article) are never judged.
+POST_TAIL_BOX_MAX_UNITS = 400
+POST_LABEL_MAX_WORDS = 8  # "Address for this entry:" is a label; a sentence ending in a colon is longer

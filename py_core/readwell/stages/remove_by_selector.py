@@ -9,6 +9,8 @@ class/id tokens, and most carry a guard that keeps blocks reading as prose (``Re
 
 from __future__ import annotations
 
+import re
+
 from ..context import EXACT, PARTIAL, Context
 from ..dom import Element, Text, normalize_space
 from ..measure import Stat
@@ -18,10 +20,14 @@ from ..rules import (
     tokens_of,
 )
 from ..signals import match_exact, match_partial, same_title, trailing_thread
-from ..textstats import SUBHEADINGS
+from ..textstats import BLOCK_TAGS as BLOCKS
+from ..textstats import SUBHEADINGS, text_units
 from ..thresholds import (
     BIO_BOX_MAX_UNITS,
     MOST_OF_ROOT_NAMED,
+    POST_LABEL_MAX_WORDS,
+    POST_MIN_UNITS,
+    POST_TAIL_BOX_MAX_UNITS,
     POST_TITLE_MIN_WORDS,
     TITLE_BLOCK_HEADINGS,
     TITLED_POST_RULES,
@@ -44,6 +50,11 @@ def run(ctx: Context) -> None:
     # ("Post title - Blog name" under an <h1> naming the blog).
     raw = ctx.doc.root.find("title")
     titles = [t for t in {title, normalize_space(raw.text()).lower() if raw is not None else ""} if t]
+    # The blog host's boxes after a titled post first: the "form" rule below would take their forms, not their
+    # notes.
+    remove_post_tail(ctx, root, titles)
+    stats = ctx.measure(root)
+    root_units = stats[root.nid].units
     stack = [c for c in root.children if isinstance(c, Element)]
     stack.reverse()
     protected = ctx.protected_in_walk(root)  # (the walk below descends into unprotected elements only)
@@ -75,6 +86,87 @@ def run(ctx: Context) -> None:
         stack += reversed([c for c in el.children if isinstance(c, Element)])
     for el, kind, rule, reason in found:
         ctx.remove(el, kind, rule, reason)
+
+
+def remove_post_tail(ctx: Context, root: Element, titles: list[str]) -> None:
+    """After the titled post (``opens_with_title``, below the root, with ``POST_MIN_UNITS`` of text besides
+    its headline), remove the short boxes following it (``POST_TAIL_BOX_MAX_UNITS``) that are a blog host's
+    machinery by shape: a posting step (``posting_box``) or a ping address (``address_box``). With its
+    class names masked the comment area's captcha note and trackback box followed short posts into the
+    output; inside the post the same shapes (a how-to with a form, an address quoted in the prose) stay."""
+    post = next(
+        (e for e in root.iter(include_self=False) if any(opens_with_title(e, t) for t in titles)),
+        None,
+    )
+    if post is None:
+        return
+    head = next(e for e in post.iter(include_self=False) if e.tag in TITLE_BLOCK_HEADINGS)
+    if text_units(post.text()) - text_units(head.text()) < POST_MIN_UNITS:
+        return  # a header holding only the headline: the post's body follows it
+    stats = ctx.measure(root)
+    found: list[tuple[Element, str]] = []
+    cur: Element | None = post
+    while cur is not None and cur is not root:
+        parent = cur.parent
+        kids = [c for c in parent.children if isinstance(c, Element)] if parent is not None else []
+        for s in kids[kids.index(cur) + 1 :]:
+            if s.nid not in stats or stats[s.nid].units > POST_TAIL_BOX_MAX_UNITS or ctx.is_protected(s):
+                continue
+            if posting_box(s):
+                found.append((s, "a posting step after the post: short text beside a form with a submit"))
+            elif address_box(s):
+                found.append((s, "a ping address after the post: a label and an unlinked address"))
+        cur = parent
+    for el, why in found:
+        ctx.remove(el, PARTIAL, "post-tail", why)
+
+
+SUBMIT_TYPES = frozenset({"submit", "image"})
+
+
+def posting_box(el: Element) -> bool:
+    """``el`` holds a form with a control that submits it (``<input type=submit|image>``, ``<button>``)."""
+    for f in el.iter():
+        if f.tag == "form":
+            for c in f.iter(include_self=False):
+                if c.tag == "button" or c.tag == "input" and c.get("type").strip().lower() in SUBMIT_TYPES:
+                    return True
+    return False
+
+
+ADDRESS_LINE = re.compile(r"^(https?://|www\.)\S+$", re.I)
+
+
+def address_box(el: Element) -> bool:
+    """``el`` holds a block whose lines (split at ``<br>``) are two: a label ending in a colon
+    (``POST_LABEL_MAX_WORDS`` at most) and an address written out, outside any link (a ping address is
+    to copy, not to follow; an address the writer links stays a link)."""
+    for b in el.iter():
+        if b.tag not in ("p", "div", "dd", "li"):
+            continue
+        lines: list[str] = [""]
+        linked = False
+        for node in b.iter_nodes():
+            if isinstance(node, Element):
+                if node.tag == "br":
+                    lines.append("")
+                elif node is not b and node.tag in BLOCKS:
+                    lines = []
+                    break
+            elif isinstance(node, Text):
+                if node.under_tag(frozenset({"a"}), b):
+                    linked = True
+                lines[-1] += node.data
+        lines = [normalize_space(x) for x in lines if normalize_space(x)]
+        if (
+            len(lines) == 2
+            and not linked
+            and lines[0].endswith((":", "："))
+            and len(lines[0].split()) <= POST_LABEL_MAX_WORDS
+            and ADDRESS_LINE.match(lines[1])
+        ):
+            return True
+    return False
 
 
 def opens_with_title(el: Element, title: str) -> bool:
