@@ -266,6 +266,31 @@ which the long records show to be close enough to the still-water level for ever
 
 
 # og:image variants: the article's own picture at another size, the site logo, a different picture
+def scroll_page(body_css: str, wide: bool = False) -> bytes:
+    """A long page scrolled by the test: the covering sheet must keep the document's size and scroll position.
+    The first and last blocks' margins collapse through the body's (none of its own padding or border)."""
+    wide_block = '<div style="width: 3000px; height: 10px"></div>' if wide else ""
+    paras = "".join(
+        f"<p>Paragraph {i} of the long survey note on sampling points, photographs and water temperatures, "
+        "written so that the page is several screens tall.</p>"
+        for i in range(80)
+    )
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Survey notes</title>'
+        f"<style>body {{ margin: 37px 11px 53px; {body_css} }} h1 {{ margin-top: 45px }} "
+        "footer { margin-bottom: 61px }</style></head><body><article><h1>Survey notes</h1>"
+        f"{wide_block}{paras}</article>"
+        '<footer><a href="/terms">Lantern terms of membership</a></footer></body></html>'
+    ).encode()
+
+
+SCROLL_ROUTES = {
+    "/scroll-margins.html": ("text/html", scroll_page("")),
+    "/scroll-body-height.html": ("text/html", scroll_page("height: 300px")),
+    "/scroll-wide.html": ("text/html", scroll_page("", wide=True)),
+}
+
+
 GAUGE_ROUTES = {
     "/gauge-same.html": ("text/html", gauge_page("https://example.org/img/gauge-1200x800.png")),
     "/gauge-logo.html": ("text/html", gauge_page("/static/site-logo.png")),
@@ -318,6 +343,7 @@ def env(tmp_path_factory):
         "/clip-hostile.html": ("text/html", CLIP_HOSTILE),
         "/video.html": ("text/html", VIDEO_PAGE),
         **GAUGE_ROUTES,
+        **SCROLL_ROUTES,
         **GALLERY_ROUTES,
         **FRAME_ROUTES,
     }
@@ -548,6 +574,43 @@ def test_find_in_page_finds_only_the_article(env):
     assert page.evaluate(FIND, "water temperature") is True
     call(sw, "reader", tid)
     assert page.evaluate(FIND, "Quarterly membership lanterns") is True
+
+
+SCROLL_STATE = """() => { const d = document.scrollingElement;
+  return [d.scrollWidth, d.scrollHeight, window.scrollX, window.scrollY]; }"""
+
+
+@pytest.mark.parametrize("name", sorted(SCROLL_ROUTES))
+def test_reader_keeps_page_scroll_position(env, name):
+    """The covering sheet (the body as content-visibility: hidden with its measured height, or
+    visibility:hidden on everything when that would move the page) keeps the document's scroll size and
+    position: a page scrolled to its bottom (and sideways where it overflows) is where it was while the
+    reader is open and after it closes; the page's text is hidden from find-in-page meanwhile."""
+    page, sw = env["page"], env["sw"]
+    tid = open_url(env, env["srv"].base + name)
+    page.evaluate("() => window.scrollTo(100000, 100000)")
+    before = page.evaluate(SCROLL_STATE)
+    assert before[3] > 0, before
+    if "wide" in name:
+        assert before[2] > 0, before
+    assert call(sw, "reader", tid)["found"]
+    assert page.evaluate(SCROLL_STATE) == before
+    assert page.evaluate("() => getComputedStyle(document.body).visibility") == "hidden"
+    # the cheap cover where it keeps the page's size (margins corrected), the full one where it cannot
+    fast = name == "/scroll-margins.html"
+    assert page.evaluate("() => getComputedStyle(document.body).contentVisibility") == (
+        "hidden" if fast else "visible"
+    )
+    assert page.evaluate(FIND, "Lantern terms of membership") is False
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.querySelector('readwell-reader')")
+    assert page.evaluate(SCROLL_STATE) == before
+    assert page.evaluate("() => document.adoptedStyleSheets.length") == 0
+    # open and close again through the command
+    assert call(sw, "reader", tid)["open"] is True
+    assert page.evaluate(SCROLL_STATE) == before
+    assert call(sw, "reader", tid)["open"] is False
+    assert page.evaluate(SCROLL_STATE) == before
 
 
 def test_toolbar_is_one_row_at_phone_width_and_tucks_away(env):
