@@ -37,6 +37,8 @@ from .thresholds import (
     PROSE_MIN_UNITS,
     PROSE_UNITS_WITHOUT_PARAGRAPH,
     QUOTED_POST_MIN_UNITS,
+    SIBLING_PROSE_MARKS,
+    SIBLING_PROSE_UNITS,
     THREAD_MIN_ITEMS,
 )
 
@@ -127,6 +129,13 @@ def reads_as_prose(st: Stat) -> bool:
         and st.link_density < PROSE_MAX_LINK_DENSITY
         and (st.paragraphs >= 1 or st.units >= PROSE_UNITS_WITHOUT_PARAGRAPH)
     )
+
+
+def paragraph_worth(units: int, marks: int) -> bool:
+    """Text of ``units`` with ``marks`` clauses reads as a paragraph by the sibling step's test
+    (``SIBLING_PROSE_UNITS``, ``SIBLING_PROSE_MARKS``): a post's own writing or a ``<br>`` line of prose,
+    not a label, a caption or a form's heading. One test, so the stages that count such runs agree."""
+    return units > SIBLING_PROSE_UNITS and marks >= SIBLING_PROSE_MARKS
 
 
 THREAD_TOKENS = frozenset({"comment", "comments", "reply", "replies", "avatar", "vcard", "says", "permalink"})

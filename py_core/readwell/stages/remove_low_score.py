@@ -21,6 +21,7 @@ from ..rules import (
     SEE_ALSO_LOOKBACK,
     enclosing_block,
     media_size,
+    paragraph_worth,
     phrase_in_prose,
     quotes_a_post,
     reads_as_prose,
@@ -39,7 +40,6 @@ from ..thresholds import (
     PROSE_MIN_UNITS,
     SENTENCE_SPAN_MIN_UNITS,
     SIBLING_PROSE_LINK_DENSITY,
-    SIBLING_PROSE_MARKS,
     SIBLING_PROSE_UNITS,
     SOURCELESS_IMAGES_TEXT_UNITS,
 )
@@ -251,7 +251,7 @@ def post_above_form(el: Element) -> bool:
             if isinstance(node, Text) and not node.under_tag(LINK_OR_ITEM, b):
                 units += text_units(node.data)
                 marks += clause_marks(node.data)
-    return units > SIBLING_PROSE_UNITS and marks >= SIBLING_PROSE_MARKS
+    return paragraph_worth(units, marks)
 
 
 def prose_lines(el: Element) -> int:
@@ -273,7 +273,7 @@ def prose_lines(el: Element) -> int:
         node = stack.pop()
         if node is end or (isinstance(node, Element) and node.tag in LINE_BREAKS):
             at_br = isinstance(node, Element) and node.tag == "br"
-            n += (after_br or at_br) and units > SIBLING_PROSE_UNITS and marks >= SIBLING_PROSE_MARKS
+            n += (after_br or at_br) and paragraph_worth(units, marks)
             units = marks = 0
             after_br = at_br
         if isinstance(node, Element):
@@ -285,7 +285,7 @@ def prose_lines(el: Element) -> int:
         elif isinstance(node, Text):
             units += text_units(node.data)
             marks += clause_marks(node.data)
-    return n + (after_br and units > SIBLING_PROSE_UNITS and marks >= SIBLING_PROSE_MARKS)
+    return n + (after_br and paragraph_worth(units, marks))
 
 
 def has_form_field(el: Element) -> bool:
@@ -678,9 +678,7 @@ def continues_article(el: Element, st: Stat) -> bool:
     ``SIBLING_PROSE_MARKS`` clauses). A comment table, a job or product listing or a row of labels has
     its text in cells and items, not in a paragraph of its own."""
     if not reads_as_prose(st) and not (
-        st.units > SIBLING_PROSE_UNITS
-        and st.link_density < SIBLING_PROSE_LINK_DENSITY
-        and st.marks >= SIBLING_PROSE_MARKS
+        st.link_density < SIBLING_PROSE_LINK_DENSITY and paragraph_worth(st.units, st.marks)
     ):
         return False
     if el.tag == "p" or (st.paragraphs and reads_as_prose(st)):
