@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from .dom import Element, normalize_space
 from .measure import Stat
 from .rules import COMMENT_TOKENS, tokens_of
-from .signals import class_weight
+from .signals import class_weight, is_title_heading
 
 # How far above the rules' root the ancestors are measured (body is measured too).
 MAX_LEVELS_UP = 5
@@ -37,7 +37,6 @@ ALL_KINDS: tuple[str, ...] = ("top", "up", "best", "rank", "body")
 OFFERED: tuple[str, ...] = ("top", "best")
 # (An alternative replaces the rules' root only when its predicted gain clears the margin stored with the
 # model, ``root_model_data.MARGIN``: the model must be confident to overrule the rules.)
-HEADING_TAGS = ("h1", "h2", "h3")
 TAG_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
     ("article", frozenset({"article"})),
     ("main", frozenset({"main"})),
@@ -158,10 +157,8 @@ def page_facts(
     commentish: list[Element] = []
     for e in body.iter() if elements is None else elements:
         tag = e.tag
-        if tag in HEADING_TAGS and t:
-            h = normalize_space(e.text()).lower()
-            if len(h) >= 10 and h in t:
-                heads.append(e)
+        if t and is_title_heading(e, t):
+            heads.append(e)
         attrs = e.attrs
         if not attrs:  # most elements: only the tag can make them a marker
             if tag in ("article", "main"):

@@ -50,6 +50,8 @@ from .thresholds import (
     THREAD_LINE_MAX_CHARS,
     THREAD_MIN_BEFORE_UNITS,
     THREAD_MIN_ITEMS,
+    TITLE_BLOCK_HEADINGS,
+    TITLE_HEADING_MIN_CHARS,
 )
 
 # Elements that never hold the article: not scored, not counted by the readerable check.
@@ -409,6 +411,15 @@ def trailing_thread(
 
 
 _WORDS = re.compile(r"\w+")
+
+
+def is_title_heading(el: Element, title: str) -> bool:
+    """``el`` is an h1-h3 (``TITLE_BLOCK_HEADINGS``) whose text, ``TITLE_HEADING_MIN_CHARS`` at least, is in
+    ``title`` (the page's title, space-normalized and lower case): the article's own headline."""
+    if el.tag not in TITLE_BLOCK_HEADINGS:
+        return False
+    words = normalize_space(el.text()).lower()
+    return len(words) >= TITLE_HEADING_MIN_CHARS and words in title
 
 
 def same_title(text: str, title: str) -> bool:

@@ -84,9 +84,11 @@ PHRASE_LINE_MAX_NODES = 60  # a bigger block: a phrase's line is read from this 
 PHRASE_SIBLINGS_MAX = 2_000  # ... in a block of at most this many children (more: not looked for)
 PHRASE_CONTEXT_MARKS = 1  # ... when it has a comma or sentence end (share rows and date lines have none)
 SENTENCE_SPAN_MIN_UNITS = 20  # a <p>'s sentence in a <span> has this much text outside links (credits: less)
-# remove_by_selector: a block opening with one of these headings restating the page's title is the post
-# (``opens_with_title``); h4-h6 are a sidebar's or a box's own headings.
+# The page's title heading is one of these (h4-h6 are a sidebar's or a box's own headings): a block opening
+# with one restating the title is the post (remove_by_selector.opens_with_title); one whose text is in the
+# <title> anchors the article (signals.is_title_heading: select_root._title_anchored, root_model's page facts)
 TITLE_BLOCK_HEADINGS = frozenset({"h1", "h2", "h3"})
+TITLE_HEADING_MIN_CHARS = 10  # ... with this much text at least: a shorter heading is in any title by chance
 # ...for these partial rules only: an author's box never opens with the post's headline. Guarding every
 # partial rule kept blocks that other rules rightly take (scrapinghub 7a457a4f and 5a822960, dragnet-dev
 # R436 went down, both parsers).

@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 
 from ..context import EXACT, PARTIAL, Context
-from ..dom import Element, Text, normalize_space
+from ..dom import Element, Text, nodes_after, normalize_space
 from ..measure import Stat
 from ..rules import (
     COMMENT_TOKENS,
+    LINK_TAG,
     bio_headed,
     tokens_of,
 )
@@ -42,9 +43,6 @@ def run(ctx: Context) -> None:
     # First the thread (its start's "comments" name is also a token rule's), then the measures again: the
     # rules below weigh each block against the root's text without the thread.
     remove_trailing_thread(ctx, root, ctx.measure(root))
-    stats = ctx.measure(root)
-    found: list[tuple[Element, str, str, str]] = []
-    root_units = stats[root.nid].units
     title = normalize_space(ctx.meta.title or "").lower()
     # The cleaned title and the <title> as written: cleaning may keep the site's name rather than the post's
     # ("Post title - Blog name" under an <h1> naming the blog).
@@ -54,6 +52,7 @@ def run(ctx: Context) -> None:
     # notes.
     remove_post_tail(ctx, root, titles)
     stats = ctx.measure(root)
+    found: list[tuple[Element, str, str, str]] = []
     root_units = stats[root.nid].units
     stack = [c for c in root.children if isinstance(c, Element)]
     stack.reverse()
@@ -105,18 +104,15 @@ def remove_post_tail(ctx: Context, root: Element, titles: list[str]) -> None:
         return  # a header holding only the headline: the post's body follows it
     stats = ctx.measure(root)
     found: list[tuple[Element, str]] = []
-    cur: Element | None = post
-    while cur is not None and cur is not root:
-        parent = cur.parent
-        kids = [c for c in parent.children if isinstance(c, Element)] if parent is not None else []
-        for s in kids[kids.index(cur) + 1 :]:
-            if s.nid not in stats or stats[s.nid].units > POST_TAIL_BOX_MAX_UNITS or ctx.is_protected(s):
-                continue
-            if posting_box(s):
-                found.append((s, "a posting step after the post: short text beside a form with a submit"))
-            elif address_box(s):
-                found.append((s, "a ping address after the post: a label and an unlinked address"))
-        cur = parent
+    for s in nodes_after(post, root):
+        if not isinstance(s, Element):
+            continue
+        if s.nid not in stats or stats[s.nid].units > POST_TAIL_BOX_MAX_UNITS or ctx.is_protected(s):
+            continue
+        if posting_box(s):
+            found.append((s, "a posting step after the post: short text beside a form with a submit"))
+        elif address_box(s):
+            found.append((s, "a ping address after the post: a label and an unlinked address"))
     for el, why in found:
         ctx.remove(el, PARTIAL, "post-tail", why)
 
@@ -154,7 +150,7 @@ def address_box(el: Element) -> bool:
                     lines = []
                     break
             elif isinstance(node, Text):
-                if node.under_tag(frozenset({"a"}), b):
+                if node.under_tag(LINK_TAG, b):
                     linked = True
                 lines[-1] += node.data
         lines = [normalize_space(x) for x in lines if normalize_space(x)]

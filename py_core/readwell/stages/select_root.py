@@ -17,12 +17,13 @@ from typing import NamedTuple
 
 from .. import root_model, root_model_data
 from ..context import BEST_SCORE_NOTE, ROOT_BEST, ROOT_PROSE, SCORE, SELECTOR, Context
-from ..dom import Element, Node, Text, detach, normalize_space
+from ..dom import Element, Node, Text, detach, nodes_after, normalize_space
 from ..errors import InputError
 from ..measure import Stat, measure, units_of
 from ..metadata import normalize_date
 from ..rules import (
     COMMENT_TOKENS,
+    LINK_TAG,
     MAX_PATTERN_BLOCK,
     MAYBE_TOKENS,
     PROMO_TEXT,
@@ -43,6 +44,7 @@ from ..signals import (
     article_holders,
     class_weight,
     hidden_reason,
+    is_title_heading,
     is_unlikely,
     thread_start,
 )
@@ -395,13 +397,7 @@ def _last_prose(thread: Element, block: Element, sc: Scoring) -> bool:
     and link lines (``_after_prose``): the run closes the block, as comments close a post. A dated, signed
     list in the middle of an article (a timeline, a list of quotes) is followed by the article's next
     paragraphs."""
-    cur = thread
-    while cur is not block and cur.parent is not None:
-        sibs = cur.parent.element_children
-        if any(_after_prose(s, sc) for s in sibs[sibs.index(cur) + 1 :]):
-            return False
-        cur = cur.parent
-    return True
+    return not any(isinstance(s, Element) and _after_prose(s, sc) for s in nodes_after(thread, block))
 
 
 def _after_prose(el: Element, sc: Scoring) -> bool:
@@ -428,17 +424,9 @@ def _reply_box(el: Element) -> bool:
         if n.tag in _FORM_FIELDS:
             return True
         if n.tag in _BOX_HEADINGS:
-            own = "".join(t.data for t in n.iter_nodes() if t.__class__ is Text and not _in_link(t, n))
+            words = (t for t in n.iter_nodes() if t.__class__ is Text and not t.under_tag(LINK_TAG, n))
+            own = "".join(t.data for t in words)
             return bool(THREAD_HEADING.match(normalize_space(own).strip(" :")))
-    return False
-
-
-def _in_link(t: Node, stop: Element) -> bool:
-    cur = t.parent
-    while cur is not None and cur is not stop:
-        if cur.tag == "a":
-            return True
-        cur = cur.parent
     return False
 
 
@@ -859,10 +847,6 @@ def find_root(body: Element, ctx: Context | None = None) -> tuple[Element | None
     return top, sc, joined
 
 
-TITLE_HEADING_TAGS = frozenset({"h1", "h2", "h3"})
-TITLE_HEADING_MIN_CHARS = 10  # (root_model's title heading: a shorter heading matches any title by chance)
-
-
 def _title_anchored(sc: Scoring, title: str) -> Element | None:
     """A candidate to take the best one's place, or None: the best scoring element is apart from every
     title heading (an h1-h3 whose text is in the page's <title>: it neither holds one nor follows one
@@ -878,12 +862,7 @@ def _title_anchored(sc: Scoring, title: str) -> Element | None:
     t = normalize_space(title).lower()
     if not t or not sc.body_elements or len(sc.scores) < 2:
         return None
-    heads: list[Element] = []
-    for e in sc.body_elements:
-        if e.tag in TITLE_HEADING_TAGS:
-            words = normalize_space(e.text()).lower()
-            if len(words) >= TITLE_HEADING_MIN_CHARS and words in t:
-                heads.append(e)
+    heads = [e for e in sc.body_elements if is_title_heading(e, t)]
     if not heads:
         return None
     order = {e.nid: i for i, e in enumerate(sc.body_elements)}
@@ -1186,11 +1165,7 @@ def _remove_thread(ctx: Context, thread: Element, root: Element, why: str) -> No
         at = sibs.index(thread)
         if at > 0 and sibs[at - 1].tag in _BOX_HEADINGS:
             boxes.append(sibs[at - 1])
-    cur = thread
-    while cur is not root and cur.parent is not None:
-        sibs = cur.parent.element_children
-        boxes += [b for b in sibs[sibs.index(cur) + 1 :] if _reply_box(b)]
-        cur = cur.parent
+    boxes += [b for b in nodes_after(thread, root) if isinstance(b, Element) and _reply_box(b)]
     ctx.remove(thread, SCORE, "thread-shape", why)
     if any(thread_start(n) for b in boxes for n in b.iter()):
         return  # a heading saying "Comments" is left to the thread pattern, which takes what follows it too
