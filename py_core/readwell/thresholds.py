@@ -170,6 +170,14 @@ START_PROSE_UNITS = 200  # the first line this long is the article's prose: the 
 BYLINE_LINE_MAX_WORDS = 8  # words besides the name on a byline line ("By X, AP Business Writer 47 minutes
 # ago" has 6); a sentence naming the author has more ("X, who covers the harbour, wrote from the quay ...")
 
+# --- a group of teaser cards inside the root (remove_low_score.teaser_group) --------------------------------
+TEASER_GROUP_MAX_SHARE = 0.4  # of the root's text: a larger group of linked headlines with a paragraph each
+# may be the article (a news roundup, a list of talks or books the post is about), so it needs more evidence:
+TEASER_EXCERPTS_MIN_PART = 0.75  # ... this part of its cards end in an ellipsis: excerpts of other pages, cut
+# at a length (an article's own items end their sentences; one may quote "..." and still not be a teaser)
+TEASER_EXCERPTS_MAX_SHARE = 0.75  # ... and the rest of the root holds a quarter of its text: a front page or
+# an archive of excerpts is nothing but excerpts, and it is the page's content
+
 # --- a trailing teaser block (remove_by_pattern.remove_trailing_teasers) ------------------------------------
 TEASER_TAIL_LINK_DENSITY = 0.6  # what follows the heading is mostly links (headlines), not sentences
 TEASER_TAIL_MIN_LINKS = 2  # a list of headlines, not one "read more" link

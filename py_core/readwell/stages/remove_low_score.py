@@ -42,6 +42,9 @@ from ..thresholds import (
     SIBLING_PROSE_LINK_DENSITY,
     SIBLING_PROSE_UNITS,
     SOURCELESS_IMAGES_TEXT_UNITS,
+    TEASER_EXCERPTS_MAX_SHARE,
+    TEASER_EXCERPTS_MIN_PART,
+    TEASER_GROUP_MAX_SHARE,
 )
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
@@ -98,19 +101,47 @@ def unknown_wrapper(el: Element) -> bool:
     )
 
 
+CARD_SEPARATORS = frozenset({"br", "hr"})
+
+
 def _signature(el: Element) -> tuple[str, str]:
     """Tag and first class: a template names its items alike first ("story-block") and then numbers or
     marks them apart ("pos-2 id1227..."), which a full class list would take for different kinds."""
     return el.tag, el.classes[0] if el.classes else ""
 
 
-def teaser_group(el: Element, stats: dict[int, Stat]) -> str | None:
+# A footnote's back-link: "[1]", "1", "*", "†" leading the note (``<div><a href="#ref1">[1]</a> Text</div>``).
+FOOTNOTE_MARK = re.compile(r"^(\[\d{1,3}\]|\d{1,3}|[*\u2020\u2021^])$")
+
+
+def footnote_led(el: Element) -> bool:
+    """The block's first words are a footnote mark in a link (a back-link to where it is cited): a list of
+    notes, each "led by a link" like a card, but every link is a number, not a headline."""
+    for n in el.iter_nodes():
+        if isinstance(n, Text) and n.data.strip():
+            a = next((x for x in n.ancestors() if x.tag == "a"), None)
+            return a is not None and FOOTNOTE_MARK.match(normalize_space(a.text())) is not None
+    return False
+
+
+# An excerpt cut short: the text ends in an ellipsis, maybe bracketed ("... the mysterious...", "[…]").
+CUT_SHORT = re.compile(r"(\.\.\.|\u2026)\s*\]?$")
+
+
+def teaser_group(el: Element, stats: dict[int, Stat], root_units: int) -> str | None:
     """Three or more similar children, each a short card led by a link: a related-stories grid or list.
 
     Link density alone misses teaser cards with a sentence of summary; the repeated, link-led shape is the
     signal. Prose list items (text first, links inside sentences) and long items never match.
+
+    A group holding ``TEASER_GROUP_MAX_SHARE`` of the root or more may be the article itself (a news
+    roundup whose items are linked headlines with a paragraph each); it is a teaser group only when its
+    cards' summaries are excerpts cut short with an ellipsis (other pages' texts, quoted up to a length)
+    and something else still holds ``1 - TEASER_EXCERPTS_MAX_SHARE`` of the root (a front page of
+    excerpts is all excerpts).
     """
-    kids = el.element_children
+    # (a line break or rule between the cards is spacing, not an item: ``<div>card</div><br><div>card</div>``)
+    kids = [k for k in el.element_children if k.tag not in CARD_SEPARATORS]
     if len(kids) < 3:
         return None
     sigs: dict[tuple[str, str], int] = {}
@@ -123,7 +154,7 @@ def teaser_group(el: Element, stats: dict[int, Stat]) -> str | None:
     card_units = 0
     for k in cards:
         s = stats.get(k.nid)
-        if s is None or s.units >= 800 or not (led_by_link(k) or headed_by_link(k)):
+        if s is None or s.units >= 800 or not (led_by_link(k) or headed_by_link(k)) or footnote_led(k):
             return None
         card_units += s.units
     # Links in running text (a paragraph written without <p>: text, a link, more text) are alike and each
@@ -133,7 +164,13 @@ def teaser_group(el: Element, stats: dict[int, Stat]) -> str | None:
     own_units = sum(text_units(c.data) for c in el.children if isinstance(c, Text))
     if own_units >= PROSE_MIN_UNITS and own_units > card_units and not led_by_link(el):
         return None
-    return f"teaser group: {count} similar items, each led by a link or a linked heading"
+    share = stats[el.nid].units / max(root_units, 1)
+    if share < TEASER_GROUP_MAX_SHARE:
+        return f"teaser group: {count} similar items, each led by a link or a linked heading"
+    excerpts = sum(1 for k in cards if CUT_SHORT.search(normalize_space(k.text())))
+    if share < TEASER_EXCERPTS_MAX_SHARE and excerpts >= TEASER_EXCERPTS_MIN_PART * count:
+        return f"teaser group: {count} items, each a linked headline and an excerpt cut short ({excerpts})"
+    return None
 
 
 def verdict(el: Element, st: Stat, root_units: int, fields: set[int] | None = None) -> str | None:
@@ -387,7 +424,11 @@ def run(ctx: Context) -> None:
     root_units = stats[root.nid].units
     fields = field_holders(root)
     # Bottom-up: inner blocks first, so an outer container is judged on what survives inside it.
-    order = [e for e in root.iter(include_self=False) if e.tag in CANDIDATE_TAGS or unknown_wrapper(e)]
+    order = [
+        e
+        for e in root.iter(include_self=False)
+        if e.tag in CANDIDATE_TAGS or e.tag == "td" or unknown_wrapper(e)
+    ]
     removed: set[int] = set()
     body = body_of_best(root, ctx.core, stats) | link_post_lists(root, stats, root_units)
     index = SiblingIndex()  # (bottom-up: a block's earlier siblings do not move before it is judged)
@@ -402,9 +443,17 @@ def run(ctx: Context) -> None:
             continue  # the body of the block scoring chose (a photo post's pictures and lines, see below)
         st = stats[el.nid]
         # (the verdict first: most elements have none, and the two exemptions below only read the tree)
-        why = verdict(el, st, root_units, fields) or (
-            teaser_group(el, stats) if st.units / max(root_units, 1) < 0.4 else None
-        )
+        if el.tag == "td":
+            # a layout table's cell holding cards ("<td><div>card</div><br><div>card</div>..."): only
+            # the group shape is asked of a cell (its table is judged as a block)
+            table = next((a for a in el.ancestors() if a.tag == "table"), None)
+            why = (
+                teaser_group(el, stats, root_units)
+                if table is not None and ctx.judged_table_kind(table) != "data"
+                else None
+            )
+        else:
+            why = verdict(el, st, root_units, fields) or teaser_group(el, stats, root_units)
         if not why or names_boilerplate(el, st):
             continue  # named by class/id or tag: remove_by_selector removes it and logs the exact rule
         if el.tag in SEE_ALSO_TAGS and in_see_also_section(el, index):
