@@ -9,6 +9,8 @@ attribute values it is kept exactly. ``escape_text``/``escape_attr`` also drop c
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from typing import Any
 
 from .dom import VOID, Element, Text, collapse_space
 
@@ -48,42 +50,84 @@ def escape_attr(s: str) -> str:
 
 
 def serialize(el: Element, include_self: bool = True) -> str:
-    """Serialize ``el`` (iteratively)."""
+    """Serialize ``el``: the pieces ``written`` describes, joined."""
     out: list[str] = []
-    # stack items: ("el", node, in_pre) | ("close", tag, in_pre)
-    stack: list[tuple] = []
+    open_tags: list[str] = []
+    for ev in written(el, include_self):
+        if isinstance(ev, str):
+            out.append(ev)
+        elif ev is None:
+            out.append("</" + open_tags.pop() + ">")
+        else:
+            tag, attrs = ev
+            out.append(start_tag(tag, attrs))
+            if tag not in VOID:
+                open_tags.append(tag)
+    return "".join(out)
+
+
+def start_tag(tag: str, attrs: list[tuple[str, str]]) -> str:
+    """A start tag with its attributes' names and values as written (escaped)."""
+    if not attrs:
+        return "<" + tag + ">"
+    return "<" + tag + "".join(f' {k}="{v}"' for k, v in attrs) + ">"
+
+
+def written(
+    el: Element, include_self: bool = True
+) -> Iterator[str | tuple[str, list[tuple[str, str]]] | None]:
+    """What ``serialize`` writes for ``el``, as events (iteratively): a ``str`` is text as written (escaped,
+    white space collapsed outside ``<pre>``, a newline after each block's end tag outside ``<pre>``, the
+    whole output's ends stripped), a ``(tag, attrs)`` tuple a start tag with its attributes as written, and
+    ``None`` the end tag of the innermost open element (a void element has none, nor its children).
+
+    Why events: ``sanitize.bleach_final`` hands them with the text to ``bleach_proof``, which checks them
+    against the text piece by piece and then skips bleach's html5lib re-parse. Text between two tags is one
+    event (the strip of the ends needs the whole run)."""
+    # stack items: (node, in_pre), or (tag, in_pre) for an end tag
+    stack: list[tuple[Any, bool]] = []
     if include_self:
-        stack.append(("el", el, False))
+        stack.append((el, False))
     else:
         for c in reversed(el.children):
-            stack.append(("el", c, el.tag == "pre"))
+            stack.append((c, el.tag == "pre"))
+    held: list[str] = []  # text since the last tag
+    lead = True  # no tag yet: the output's start is stripped
     while stack:
-        item = stack.pop()
-        if item[0] == "close":
-            out.append(f"</{item[1]}>")
-            if item[1] in BLOCKS_NEWLINE and not item[2]:
+        node, in_pre = stack.pop()
+        if node.__class__ is Text:
+            held.append(escape_text(node.data if in_pre else collapse_space(node.data)))
+            continue
+        if held:
+            text = "".join(held)
+            held = []
+            if lead:
+                text = text.lstrip()
+            if text:
+                yield text
+        lead = False
+        if node.__class__ is str:
+            yield None
+            if node in BLOCKS_NEWLINE and not in_pre:
                 # a newline between blocks (inside a <pre> it would be text); text and attribute values are
                 # never rewritten
-                out.append("\n")
-            continue
-        node, in_pre = item[1], item[2]
-        if isinstance(node, Text):
-            data = node.data if in_pre else collapse_space(node.data)
-            out.append(escape_text(data))
+                held.append("\n")
             continue
         assert isinstance(node, Element)
         if node.attrs:
-            attrs = "".join(f' {k}="{escape_attr(v)}"' for k, v in node.attrs.items() if _safe_name(k))
-            out.append(f"<{node.tag}{attrs}>")
+            yield node.tag, [(k, escape_attr(v)) for k, v in node.attrs.items() if _safe_name(k)]
         else:
-            out.append(f"<{node.tag}>")
+            yield node.tag, []
         if node.tag in VOID:
             continue
-        stack.append(("close", node.tag, in_pre))
+        stack.append((node.tag, in_pre))
         pre = in_pre or node.tag == "pre"
         for c in reversed(node.children):
-            stack.append(("el", c, pre))
-    return "".join(out).strip()
+            stack.append((c, pre))
+    text = "".join(held)
+    text = text.strip() if lead else text.rstrip()
+    if text:
+        yield text
 
 
 _NAME = re.compile(r"^[a-z][a-z0-9:-]*$")

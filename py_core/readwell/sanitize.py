@@ -21,7 +21,7 @@ from __future__ import annotations
 import copy
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import bleach
@@ -585,20 +585,35 @@ _CLEANER.parser = _Parser(
 )
 
 
-class _LexborParser:
-    """The parser of ``_LEXBOR_CLEANER``: its "tree" is ``bleach_fast.fragment_tokens``' token stream."""
+class _TokensParser:
+    """The parser of a ``_TOKENS_CLEANER`` copy: its "tree" is a proven token stream (``bleach_proof``)."""
+
+    def __init__(self, tokens: Callable[[str], Iterator[dict[str, Any]]]) -> None:
+        self.tokens = tokens
 
     def parseFragment(self, html: str) -> Iterator[dict[str, Any]]:  # noqa: N802 (html5lib API)
-        fast = _lexbor_module()
-        assert fast is not None
-        return fast.fragment_tokens(html)
+        return self.tokens(html)
 
 
-# bleach's Cleaner (its ``clean``, filter arguments and serializer) with lexbor's re-parse: the same object
-# but for the parser and a walker that hands the token stream over as it is
-_LEXBOR_CLEANER = copy.copy(_CLEANER)
-_LEXBOR_CLEANER.parser = _LexborParser()  # type: ignore[assignment]
-_LEXBOR_CLEANER.walker = iter  # type: ignore[assignment]
+# bleach's Cleaner (its ``clean``, filter arguments and serializer) with a proven token stream for its
+# re-parse: the same object but for the parser (one a call) and a walker that hands the stream over as it is
+_TOKENS_CLEANER = copy.copy(_CLEANER)
+_TOKENS_CLEANER.walker = iter  # type: ignore[assignment]
+
+
+def _clean_tokens(html: str, tokens: Callable[[str], Iterator[dict[str, Any]]]) -> str:
+    """bleach's output for ``html`` with ``tokens(html)`` as its re-parse's token stream."""
+    cleaner = copy.copy(_TOKENS_CLEANER)
+    cleaner.parser = _TokensParser(tokens)  # type: ignore[assignment]
+    return str(cleaner.clean(html))
+
+
+@functools.cache
+def _proof_module() -> Any:
+    """``bleach_proof`` (imported on first use: it reads this module's allow-list)."""
+    from . import bleach_proof
+
+    return bleach_proof
 
 
 @functools.cache
@@ -619,16 +634,26 @@ def _lexbor_route() -> Any:
     return _lexbor_module()
 
 
-def bleach_final(html: str) -> str:
+def bleach_final(html: str, events: Iterable[Any] | None = None) -> str:
     """The last line of defence over our own serializer's output.
 
-    bleach re-parses ``html`` with lexbor where that provably gives html5lib's tree (``bleach_fast``; 2-3
-    times faster on a long article), else with its own html5lib; its filter and html5lib's serializer write
-    the output on both routes, the same string (tests compare them)."""
-    fast = _lexbor_route()
-    if fast is not None and fast.may_prove(html):
+    bleach re-parses ``html`` with its own html5lib, except where the token stream of html5lib's tree is
+    proven without it (``bleach_proof``): from ``events``, our tree's walk as ``render_html.written`` gives
+    it for ``html`` (every runtime), else from lexbor's parse of ``html`` (``bleach_fast``, the fast extra).
+    bleach's filter and html5lib's serializer write the output on every route, the same string (tests
+    compare them)."""
+    proof = _proof_module()
+    if not proof.may_prove(html):
+        return str(_CLEANER.clean(html))
+    if events is not None:
         try:
-            return str(_LEXBOR_CLEANER.clean(html))
-        except fast.Unproven:
+            return _clean_tokens(html, lambda text: proof.proven_tokens(text, events))
+        except proof.Unproven:
+            return str(_CLEANER.clean(html))
+    fast = _lexbor_route()
+    if fast is not None:
+        try:
+            return _clean_tokens(html, fast.fragment_tokens)
+        except proof.Unproven:
             pass
     return str(_CLEANER.clean(html))

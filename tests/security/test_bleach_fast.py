@@ -1,7 +1,7 @@
 """bleach's re-parse by lexbor (``readwell.bleach_fast``) against bleach's own html5lib route: the same output
 on our outputs (every fixture, both parsers), on hostile input handed to ``bleach_final`` directly, on random
 trees and on every pair of fast tags; the html5lib route wherever the two parsers could build different trees
-(each guard shown taking it); ``FAST_TAGS`` read against html5lib's own dispatch table."""
+(each guard shown taking it). The proof's own guards and tags: ``test_bleach_proof.py``."""
 
 from __future__ import annotations
 
@@ -15,15 +15,16 @@ import fixturelib
 import pytest
 import readwell
 from readwell import sanitize
-from readwell.dom import VOID, Element, Text
+from readwell.dom import HTML_NS, VOID, Element
 from readwell.render_html import serialize
 
 from security import article, fuzzer, payloads
+from security.test_bleach_proof import Pieces, extracted_trees, random_tree
 
 pytest.importorskip("selectolax", reason="the lexbor re-parse needs the optional extra readwell[fast]")
 
 from readwell import bleach_fast  # noqa: E402 (after the skip)
-from readwell.bleach_fast import FAST_TAGS, Unproven  # noqa: E402
+from readwell.bleach_proof import FAST_TAGS, Unproven  # noqa: E402
 
 EXTRACT = importlib.import_module("readwell.extract")
 
@@ -37,7 +38,7 @@ def lexbor_route(html: str) -> str | None:
     if not bleach_fast.may_prove(html):
         return None
     try:
-        return str(sanitize._LEXBOR_CLEANER.clean(html))
+        return sanitize._clean_tokens(html, bleach_fast.fragment_tokens)
     except Unproven:
         return None
 
@@ -52,21 +53,8 @@ def check(html: str) -> bool:
 
 
 def bleach_inputs(pages: list[Any], monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """What ``bleach_final`` is given while extracting ``pages``."""
-    seen: list[str] = []
-
-    def record(html: str) -> str:
-        seen.append(html)
-        return html5lib_route(html)
-
-    monkeypatch.setattr(EXTRACT, "bleach_final", record)
-    for page in pages:
-        try:
-            readwell.extract(page, url=article.PAGE_URL)
-        except readwell.InputError:
-            pass
-    monkeypatch.undo()
-    return seen
+    """What ``bleach_final`` is given while extracting ``pages`` (our serializer's text of each tree)."""
+    return [serialize(root, include_self=inc) for root, inc in extracted_trees(pages, monkeypatch)]
 
 
 @pytest.mark.parametrize("parser", ["fast", "html5lib"])
@@ -101,22 +89,7 @@ def test_same_output_on_hostile_input() -> None:
 _TAGS = sorted(FAST_TAGS) + ["table", "tbody", "tr", "td", "caption", "section", "x-y", "math", "mi", "svg"]
 _TEXTS = ["a", " b ", "\n", "c&d", "<e>", '"f"', "\xa0g", "h\ni", "&amp;", "&lt;x", "\u200bj", "\x0ck", " "]
 _ATTRS = [("title", "t\"<&>'`"), ("href", "https://example.org/?a=1&b=2"), ("lang", "en"), ("dir", "rtl")]
-
-
-def _random_tree(rng: random.Random, depth: int) -> Element:
-    el = Element(rng.choice(_TAGS))
-    if rng.random() < 0.3:
-        el.attrs = dict(rng.sample(_ATTRS, rng.randint(1, 2)))
-    if el.tag in VOID:
-        return el
-    for _ in range(rng.randint(0, 4)):
-        if depth > 0 and rng.random() < 0.6:
-            child: Element | Text = _random_tree(rng, depth - 1)
-        else:
-            child = Text(rng.choice(_TEXTS))
-        child.parent = el
-        el.children.append(child)
-    return el
+_PIECES = Pieces(_TAGS, _TEXTS, _ATTRS, [HTML_NS], 0)
 
 
 def test_same_output_on_random_trees() -> None:
@@ -124,7 +97,7 @@ def test_same_output_on_random_trees() -> None:
     proven = unproven = 0
     for _ in range(3000):
         root = Element("div")
-        root.children = [_random_tree(rng, 4) for _ in range(rng.randint(1, 3))]
+        root.children = [random_tree(rng, 4, _PIECES) for _ in range(rng.randint(1, 3))]
         html = serialize(root, include_self=False)
         if check(html):
             proven += 1
@@ -155,37 +128,13 @@ def test_same_output_on_every_pair_of_fast_tags() -> None:
             check(html)
 
 
-def test_fast_tags_are_html5lib_s_kinds() -> None:
-    """Each fast tag's kind is what html5lib's in-body dispatch table does with it (the proof in
-    ``bleach_fast`` reasons from these handlers), and no fast tag bounds a scope."""
-    from bleach._vendor.html5lib import constants, html5parser
-
-    handlers = html5parser.getPhases(False)["inBody"].__dict__["startTagHandler"]
-    expected = {
-        bleach_fast._INSERT: {"startTagOther", "startTagFormatting"},
-        bleach_fast._VOID: {"startTagVoidFormatting", "startTagParamSource"},
-        bleach_fast._CLOSE_P: {"startTagCloseP"},
-        bleach_fast._HEADING: {"startTagHeading"},
-        bleach_fast._PRE: {"startTagPreListing"},
-        bleach_fast._LIST_ITEM: {"startTagListItem"},
-        bleach_fast._A: {"startTagA"},
-        bleach_fast._HR: {"startTagHr"},
-    }
-    for tag, kind in FAST_TAGS.items():
-        assert handlers[tag].__name__ in expected[kind], tag
-    html = constants.namespaces["html"]
-    scoping = {name for ns, name in constants.scopingElements if ns == html} | {"button", "ol", "ul"}
-    assert not scoping & (FAST_TAGS.keys() - {"ol", "ul"})  # ol/ul bound list-item scope: li is current
-    voids = (bleach_fast._VOID, bleach_fast._HR)
-    assert all(t in constants.voidElements for t, k in FAST_TAGS.items() if k in voids)
-
-
 # --- the fallback, guard by guard ------------------------------------------------------------------------
 
 # (input, what stops it): "screen" is ``may_prove``; "differs" is check 1 (lexbor's tree, written as our
 # serializer writes it, is not the input: lexbor restructured it or the input is not canonical), met before
 # check 2 wherever both parsers restructure alike; the list-item walk over figcaption/summary is where lexbor
-# builds the written tree and html5lib does not (``test_start_guards`` shows the other guards alone).
+# builds the written tree and html5lib does not (``test_bleach_proof.test_start_guards`` shows the other
+# guards alone).
 
 FALLBACKS = [
     ("<table><tr><td>x</td></tr></table>", "screen"),  # tables: foster parenting, implied tbody
@@ -201,7 +150,7 @@ FALLBACKS = [
     ("<dd><summary><dt>x</dt></summary></dd>", "closes an open dd"),
     ("<h2><h3>x</h3></h2>", "differs"),
     ('<a href="#a"><span><a href="#b">x</a></span></a>', "differs"),
-    ("<pre>\nx</pre>", "differs"),  # lexbor drops one newline: its text is one short
+    ("<pre>\nx</pre>", "newline"),  # (lexbor drops one newline: its text would be one short)
     ("<pre>\n\nx</pre>", "newline"),
     ("<p>a<!-- c -->b</p>", "not a fast tag"),
     ("<p>a&nbsp;b</p>", "differs"),  # an entity our serializer never writes: bleach keeps it as written
@@ -209,10 +158,10 @@ FALLBACKS = [
     ("<p title=x>a</p>", "differs"),  # unquoted
     ("<p title='x'>a</p>", "differs"),
     ("<P>a</P>", "differs"),
-    ('<p a"b="x">y</p>', "attribute name"),  # bleach's tokenizer drops this attribute
+    ('<p a"b="x">y</p>', "attribute"),  # bleach's tokenizer drops this attribute
     ("<br/>x", "differs"),
-    ("<p>a\rb</p>", "differs"),
-    ("<p>a\x00b</p>", "differs"),
+    ("<p>a\rb</p>", "carriage return"),
+    ("<p>a\x00b</p>", "NUL"),
     ("<p>a\ud800b</p>", "differs"),
     ("<p>a</p></div>b", "differs"),
     ("<p>a", "differs"),
@@ -230,41 +179,6 @@ def test_fallback_is_taken(html: str, reason: str) -> None:
         with pytest.raises(Unproven, match=reason):
             list(bleach_fast.fragment_tokens(html))
     assert not check(html)
-
-
-@pytest.mark.parametrize(
-    "kind,tag,names,paragraphs,links,reason",
-    [
-        (bleach_fast._CLOSE_P, "div", ["", "p", "span"], 1, 0, "closes an open p"),
-        (bleach_fast._HR, "hr", ["", "p"], 1, 0, "closes an open p"),
-        (bleach_fast._PRE, "pre", ["", "p", "b"], 1, 0, "closes an open p"),
-        (bleach_fast._LIST_ITEM, "li", ["", "ul", "li", "span"], 0, 0, "closes an open li"),
-        (bleach_fast._LIST_ITEM, "dd", ["", "dl", "dt", "b"], 0, 0, "closes an open dt"),
-        (bleach_fast._LIST_ITEM, "li", ["", "p", "span"], 1, 0, "closes an open p"),
-        (bleach_fast._HEADING, "h3", ["", "div", "h2"], 0, 0, "right inside a heading"),
-        (bleach_fast._HEADING, "h3", ["", "p"], 1, 0, "closes an open p"),
-        (bleach_fast._A, "a", ["", "a", "span"], 0, 1, "an a inside an a"),
-    ],
-)
-def test_start_guards(
-    kind: int, tag: str, names: list[str], paragraphs: int, links: int, reason: str
-) -> None:
-    """Check 2's guards on their own (in the walk, check 1 usually stops such input first)."""
-    with pytest.raises(Unproven, match=reason):
-        bleach_fast._start(kind, tag, names, paragraphs, links)
-
-
-@pytest.mark.parametrize(
-    "kind,tag,names",
-    [
-        (bleach_fast._LIST_ITEM, "li", ["", "ul", "li", "ul"]),  # html5lib's walk stops at ul (special)
-        (bleach_fast._LIST_ITEM, "li", ["", "li", "div", "blockquote"]),
-        (bleach_fast._HEADING, "h3", ["", "h2", "span"]),
-        (bleach_fast._CLOSE_P, "div", ["", "li", "span"]),
-    ],
-)
-def test_start_allows(kind: int, tag: str, names: list[str]) -> None:
-    bleach_fast._start(kind, tag, names, 0, 0)
 
 
 def test_fast_route_on_our_usual_markup() -> None:
