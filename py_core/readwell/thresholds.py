@@ -206,6 +206,11 @@ WHOLE_PAGE_MAX_LINK_DENSITY = 0.3
 # text (a photo or craft post's line of text; the near-empty floor otherwise is min_article_chars) ...
 POST_MIN_UNITS = 40
 POST_MAX_LINK_DENSITY = 0.3  # ... and few links (a line of links under a headline is navigation)
+# extract._opens_post: a root that opens with the page's headline and holds nothing outside the headline's own
+# block is the post even when its one sentence ends in a link to what it announces ("We have released the
+# new issue (along with a new site)." is 0.44 links); its words outside links must still reach POST_MIN_UNITS,
+# and more than half links is a row of links, not a sentence.
+POST_OPENING_MAX_LINK_DENSITY = 0.5
 POST_TITLE_MIN_WORDS = 3  # a post's headline has a few words; "Archive", "All crafts" name a section
 # remove_by_selector.remove_post_tail: after a titled post (``opens_with_title``) that holds at least
 # POST_MIN_UNITS of its own text, a short box (at most POST_TAIL_BOX_MAX_UNITS) following it that holds a form
