@@ -157,6 +157,10 @@ PROMO_MAX_UNITS = 600  # a promotional sibling shorter than this is an ad box; l
 SIBLING_PROSE_UNITS = 80  # an unscored sibling with more text reads as a paragraph of the article ...
 SIBLING_PROSE_LINK_DENSITY = 0.25  # ... if it has few links ...
 SIBLING_PROSE_MARKS = 2  # ... and a couple of clauses (one for a lead <header>)
+# remove_low_score.introduced_list: a list whose items each add words to their link, right after a <p> of at
+# least this much text (a sentence introducing it: "If you are curious, click the links to read them.") and
+# followed by more of the article's paragraphs, is the article's own list
+LIST_INTRO_MIN_UNITS = 40
 STRAY_TEXT_MAX = 25  # loose text beside the article shorter than this is a separator or label
 # --- a lead player block before the article's container (select_root._lead_player) --------------------------
 LEAD_PLAYER_LEVELS = 2  # the player sits beside the root or beside its container (a post wrapper), no higher
