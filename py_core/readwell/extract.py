@@ -525,9 +525,10 @@ def _titled_post(
     its grandparent; a section page's "All crafts" under "Example Crafts: all crafts" is not) is the post,
     below ``min_article_chars``: a photo or craft post with one or two lines of text. A line inside a
     root that merely *contains* the headline is not enough: a wrapper whose post text was removed
-    leaves a sidebar line ("you can also like my page") there. ``st`` is the root's (working) measure:
-    a sentence of prose, few links. ``original()`` gives the root's element in the input page (asked last:
-    an in-place run decodes the input again for it)."""
+    leaves a sidebar line ("you can also like my page") there, unless the root opens with the headline and
+    keeps its text inside the headline's own block (``_opens_post``, ``work``: the working root). ``st`` is
+    the root's (working) measure: a sentence of prose, few links. ``original()`` gives the root's element in
+    the input page (asked last: an in-place run decodes the input again for it)."""
     if not title or not st.marks or st.link_density > POST_OPENING_MAX_LINK_DENSITY:
         return False
     root = original()
