@@ -19,7 +19,7 @@ from typing import Any
 
 from . import adapters, deadline, gc_pause, metadata
 from .context import BEST_SCORE_NOTE, ROOT_BEST, ROOT_PROSE, ROOT_RULES, Context, LogEntry, PageMeta
-from .dom import Document, Element, normalize_space, release
+from .dom import Document, Element, Text, normalize_space, release
 from .errors import InputError
 from .fetch import fetch
 from .measure import Stat, measure
@@ -35,6 +35,7 @@ from .textstats import has_units, text_units, word_count
 from .thresholds import (
     POST_MAX_LINK_DENSITY,
     POST_MIN_UNITS,
+    POST_OPENING_MAX_LINK_DENSITY,
     POST_TITLE_MIN_WORDS,
     RETRY_MIN_CHARS_FACTOR,
     WHOLE_PAGE_MAX_LINK_DENSITY,
@@ -490,16 +491,45 @@ def _has_article(root: Element, opts: Options, least: int, st: Stat | None = Non
 _TITLE_HEADINGS = ("h1", "h2", "h3")
 
 
-def _titled_post(original: Callable[[], Element | None], title: str | None, st: Stat) -> bool:
+def _opens_post(root: Element, work: Element, headline: Callable[[Element], bool], st: Stat) -> bool:
+    """The root (``root`` in the input, ``work`` its working copy, ``st`` the working measure) opens with the
+    page's own headline, no text before it, and all of the root's remaining text sits in the headline's own
+    block: the root is (or wraps) the post, whose body is a short sentence, perhaps ending in a link to what
+    it announces. It must hold ``POST_MIN_UNITS`` of its own words outside links (a row of links under a
+    headline has none). A wrapper whose post lost its text and that keeps a sidebar line elsewhere fails:
+    that line is outside the headline's block."""
+    head = None
+    for node in root.iter_nodes():
+        if isinstance(node, Text):
+            if node.data.strip():
+                return False  # text before any heading
+        elif isinstance(node, Element) and node.tag in _TITLE_HEADINGS:
+            head = node
+            break
+    if head is None or not headline(head) or head.parent is None:
+        return False
+    if st.units * (1 - st.link_density) < POST_MIN_UNITS:
+        return False
+    block = head.parent
+    if block is root:
+        return True
+    own = block.text()  # the working tree may have unwrapped the block: compare the text it keeps
+    return all(n.data.strip() in own for n in work.iter_nodes() if isinstance(n, Text) and n.data.strip())
+
+
+def _titled_post(
+    original: Callable[[], Element | None], title: str | None, st: Stat, work: Element | None = None
+) -> bool:
     """A short root right after the page's own headline (an ``<h1>``-``<h3>`` whose text is the page's
     title or its part before or after a separator, among the two elements before the root, its parent or
     its grandparent; a section page's "All crafts" under "Example Crafts: all crafts" is not) is the post,
     below ``min_article_chars``: a photo or craft post with one or two lines of text. A line inside a
     root that merely *contains* the headline is not enough: a wrapper whose post text was removed
-    leaves a sidebar line ("you can also like my page") there. ``st`` is the root's (working) measure:
-    a sentence of prose, few links. ``original()`` gives the root's element in the input page (asked last:
-    an in-place run decodes the input again for it)."""
-    if not title or not st.marks or st.link_density > POST_MAX_LINK_DENSITY:
+    leaves a sidebar line ("you can also like my page") there, unless the root opens with the headline and
+    keeps its text inside the headline's own block (``_opens_post``, ``work``: the working root). ``st`` is
+    the root's (working) measure: a sentence of prose, few links. ``original()`` gives the root's element in
+    the input page (asked last: an in-place run decodes the input again for it)."""
+    if not title or not st.marks or st.link_density > POST_OPENING_MAX_LINK_DENSITY:
         return False
     root = original()
     if root is None:
@@ -513,6 +543,10 @@ def _titled_post(original: Callable[[], Element | None], title: str | None, st: 
         text = normalize_space(el.text()).lower()
         return text in names and len(text.split()) >= POST_TITLE_MIN_WORDS
 
+    if work is not None and _opens_post(root, work, headline, st):
+        return True
+    if st.link_density > POST_MAX_LINK_DENSITY:
+        return False
     cur = root
     for _ in range(3):  # or right before the root, or before the root's parent or grandparent
         if cur.parent is None:
@@ -542,7 +576,7 @@ def min_article_units(ctx: Context, root: Element, st: Stat | None = None) -> in
     if st is None:
         st = measure(root)[root.nid]
     if POST_MIN_UNITS <= st.units < least and _titled_post(
-        lambda: ctx.origin_element(root.nid), ctx.meta.title, st
+        lambda: ctx.origin_element(root.nid), ctx.meta.title, st, root
     ):
         return POST_MIN_UNITS
     if not WHOLE_PAGE_MIN_UNITS <= st.units < least or not st.marks:

@@ -157,6 +157,10 @@ PROMO_MAX_UNITS = 600  # a promotional sibling shorter than this is an ad box; l
 SIBLING_PROSE_UNITS = 80  # an unscored sibling with more text reads as a paragraph of the article ...
 SIBLING_PROSE_LINK_DENSITY = 0.25  # ... if it has few links ...
 SIBLING_PROSE_MARKS = 2  # ... and a couple of clauses (one for a lead <header>)
+# remove_low_score.introduced_list: a list whose items each add words to their link, right after a <p> of at
+# least this much text (a sentence introducing it: "If you are curious, click the links to read them.") and
+# followed by more of the article's paragraphs, is the article's own list
+LIST_INTRO_MIN_UNITS = 40
 STRAY_TEXT_MAX = 25  # loose text beside the article shorter than this is a separator or label
 # --- a lead player block before the article's container (select_root._lead_player) --------------------------
 LEAD_PLAYER_LEVELS = 2  # the player sits beside the root or beside its container (a post wrapper), no higher
@@ -214,6 +218,11 @@ WHOLE_PAGE_MAX_LINK_DENSITY = 0.3
 # text (a photo or craft post's line of text; the near-empty floor otherwise is min_article_chars) ...
 POST_MIN_UNITS = 40
 POST_MAX_LINK_DENSITY = 0.3  # ... and few links (a line of links under a headline is navigation)
+# extract._opens_post: a root that opens with the page's headline and holds nothing outside the headline's own
+# block is the post even when its one sentence ends in a link to what it announces ("We have released the
+# new issue (along with a new site)." is 0.44 links); its words outside links must still reach POST_MIN_UNITS,
+# and more than half links is a row of links, not a sentence.
+POST_OPENING_MAX_LINK_DENSITY = 0.5
 POST_TITLE_MIN_WORDS = 3  # a post's headline has a few words; "Archive", "All crafts" name a section
 # remove_by_selector.remove_post_tail: after a titled post (``opens_with_title``) that holds at least
 # POST_MIN_UNITS of its own text, a short box (at most POST_TAIL_BOX_MAX_UNITS) following it that holds a form

@@ -34,6 +34,7 @@ from ..thresholds import (
     LINK_DENSITY_LITTLE_TEXT,
     LINK_POST_ITEM_UNITS,
     LINK_POST_LIST_SHARE,
+    LIST_INTRO_MIN_UNITS,
     MOST_OF_ROOT_SHAPE,
     PIXEL_MAX,
     PROSE_MIN_MARKS,
@@ -464,6 +465,8 @@ def run(ctx: Context) -> None:
             continue  # a <p>'s own sentences in a styling <span>: paragraphs are not judged here
         if st.units and phrase_in_prose(el):
             continue  # a linked phrase inside a sentence (<span><a>…</a></span>) is the sentence's words
+        if el.tag in LIST_TAGS and why.startswith(LINK_LIST_VERDICTS) and introduced_list(el, stats):
+            continue  # the article's own annotated list, between its paragraphs
         if why:
             # (read before the removal detaches it: see ``thumbnail_list``)
             holders = list(el.ancestors()) if thumbnail_list(el, st) else []
@@ -733,6 +736,52 @@ def continues_article(el: Element, st: Stat) -> bool:
     if el.tag == "p" or (st.paragraphs and reads_as_prose(st)):
         return True
     return sum(text_units(c.data) for c in el.children if isinstance(c, Text)) > SIBLING_PROSE_UNITS
+
+
+def introduced_list(el: Element, stats: dict[int, Stat]) -> bool:
+    """``el`` (a list) sits inside the article's prose: the element right before it is a ``<p>`` holding a
+    sentence that introduces it (``LIST_INTRO_MIN_UNITS``, under ``SIBLING_PROSE_LINK_DENSITY`` links), the
+    article goes on after it (a later sibling is a paragraph by the sibling step's test), and every item
+    says something of its own beside its link ("Title – 15.7%", "Get it for $40"): the post's list of
+    examples, not a teaser list (headlines only) or a "Related" list closing the post."""
+    parent = el.parent
+    if parent is None:
+        return False
+    sibs = parent.element_children
+    i = sibs.index(el)
+    if i == 0:
+        return False
+    intro = sibs[i - 1]
+    st = stats.get(intro.nid)
+    if (
+        intro.tag != "p"
+        or st is None
+        or st.units < LIST_INTRO_MIN_UNITS
+        or st.link_density > SIBLING_PROSE_LINK_DENSITY
+        or not st.marks
+    ):
+        return False
+    items = [c for c in el.element_children if c.tag == "li"]
+    if len(items) < 2 or any(not _ANNOTATION.search(_text_outside_links(li)) for li in items):
+        return False
+    for later in sibs[i + 1 :]:
+        ls = stats.get(later.nid)
+        if later.tag == "p" and ls is not None and later.parent is parent and continues_article(later, ls):
+            return True
+    return False
+
+
+_ANNOTATION = re.compile(r"\w")
+# the verdicts ``introduced_list`` answers: the list's links ("list of links", "link density ...")
+LINK_LIST_VERDICTS = ("list of links", "link density")
+
+
+def _text_outside_links(el: Element) -> str:
+    return " ".join(
+        n.data
+        for n in el.iter_nodes()
+        if isinstance(n, Text) and not any(a.tag == "a" for a in n.ancestors() if a is not el)
+    )
 
 
 def holds_article(el: Element) -> bool:
