@@ -2,7 +2,7 @@
 
 The held-out sets are pages whose templates we never saw, so their class and id vocabulary is the unknown.
 This replaces every class/id token containing PATTERN (default ``comment``, case-insensitive) with ``x``
-in the raw HTML, extracts with the default ``readwell.extract`` and writes ``OUT/<set>.json`` ({page id:
+in the raw HTML (``readwell.bench.masking``), extracts with the default ``readwell.extract`` and writes ``OUT/<set>.json`` ({page id:
 text}), which ``score4.py``-style scorers read like a ``readwell.bench --out`` directory.
 
     PYTHONPATH=py_core python3 benchmarks/names_masked.py OUT [--pattern comment] [--jobs 2] [SET ...]
@@ -12,32 +12,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 from functools import partial
 from pathlib import Path
 
 from readwell import extract
+from readwell.bench.masking import mask
 from readwell.bench.run import map_pages
 from readwell.bench.sets import benchmarks_dir, load_truth, read_page
 
 SET_NAMES = ("scrapinghub", "l3s-gn1", "dragnet-dev", "readability-dev", "cleanportaleval")
 
-ATTR = re.compile(rb"""(\s(?:class|id)\s*=\s*)("[^"]*"|'[^']*'|[^\s"'>]+)""", re.I)
-
-
-def mask(html: bytes, word: re.Pattern[bytes]) -> bytes:
-    def sub(m: re.Match[bytes]) -> bytes:
-        v = m.group(2)
-        q = v[:1] if v[:1] in (b'"', b"'") else b""
-        inner = v[1:-1] if q else v
-        toks = [b"x" if word.search(t) else t for t in re.split(rb"(\s+)", inner)]
-        return m.group(1) + q + b"".join(toks) + q
-
-    return ATTR.sub(sub, html)
-
 
 def job(page, pattern: str) -> tuple[str, str]:
-    data = mask(read_page(page.path), re.compile(pattern.encode(), re.I))
+    data = mask(read_page(page.path), pattern)
     try:
         r = extract(data, url=page.url)
         return page.id, (r.text or "") if r.found else ""

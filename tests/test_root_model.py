@@ -141,3 +141,30 @@ def test_inside_counts_are_those_of_a_walk_up_on_every_fixture(monkeypatch: pyte
     for fx in fixturelib.all_fixtures():
         extract(fx.data, url=fx.url, **fx.options)
     assert seen > 100
+
+
+def test_masking_replaces_the_name_tokens_of_a_family_only() -> None:
+    """The names-masked probe and the masked training copies stand in for a template with unknown names:
+    every class/id token containing the family's word becomes ``x``, other tokens and attributes stay."""
+    from readwell.bench import masking
+
+    html = b"""<div class="post-body main" id='entry-1'><p class=postscript data-x="post">t</p></div>"""
+    assert masking.mask(html, "post|entry") == (
+        b"""<div class="x main" id='x'><p class=x data-x="post">t</p></div>"""
+    )
+    assert masking.mask(html, "footer") == html
+    # a page's family is drawn from the page alone: the same whatever else is collected
+    drawn = masking.family_of(0, "set", "page-1")
+    assert drawn in masking.FAMILIES and drawn == masking.family_of(0, "set", "page-1")
+    assert len({masking.family_of(0, "set", f"page-{i}") for i in range(200)}) == len(masking.FAMILIES)
+
+
+def test_a_pages_masked_copy_is_in_its_pages_fold() -> None:
+    """Cross-validation grouped by page: a model scoring a page never saw any copy of it."""
+    from readwell.bench import train
+
+    pages = [("a", f"p{i}", [[float(i)]], [(1.0, 0.0, 0.0)]) for i in range(20)]
+    copies = [("a", f"p{i}", [[-float(i)]], [(0.0, 1.0, 0.0)]) for i in range(0, 20, 3)]
+    fold = train.folds_of(pages + copies)
+    assert fold == train.folds_of(pages)
+    assert sorted({*fold.values()}) == list(range(train.FOLDS))

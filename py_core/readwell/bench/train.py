@@ -13,6 +13,11 @@ One command: ``python -m readwell.bench.train`` (``make train-root``). Steps, ea
    print for those choices.
 4. fit on all pages and write ``py_core/readwell/root_model_data.py`` (with ``--write``).
 
+Templates we never saw name their blocks with words our lists do not know. ``--probe PATTERN`` also collects
+the pages with that name family masked (``masking``; the names-masked probe of ``benchmarks/names_masked.py``)
+and reports both validations on them: the held-out proxy. ``--augment-masked`` trains on a masked copy of
+each page too (off by default, see ``AUGMENT_MASKED``).
+
 Training needs scikit-learn (the ``train`` extra); inference never does. Seeds are fixed: the same corpus and
 code give the same model file.
 """
@@ -31,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ..root_model import ALL_KINDS
+from .masking import family_of, mask
 from .scoring import Counts, page_counts, page_f1, prf
 from .sets import SETS, benchmarks_dir, load_truth, read_page
 
@@ -54,6 +60,11 @@ MARGIN = 0.10
 EMPTY_PENALTY = 0.3
 SET_WEIGHTS = False  # weighing each set the same overfits the two small sets (CV: l3s/dragnet gains vanish)
 LOSS_WEIGHT = 1.5  # a predicted loss counts 1.5 times a gain of the same size (CV: 1 to 4 tried)
+# Train also on a copy of each page with one name family masked (``masking``, ``--augment-masked``), so the
+# model sees roots the rules chose without those names. Off: in session 12 it lost dragnet-dev F1 in 5-fold
+# CV (-0.0006 against +0.0010 without), on the pages and on the pages with comment names masked alike, and
+# the model trained without it splits on no name feature anyway (benchmarks/README.md, session 12).
+AUGMENT_MASKED = False
 
 
 # --- running the pipeline with a forced candidate (worker processes) -------------------------------------
@@ -90,13 +101,17 @@ def _hook() -> tuple[list[int | None], list[Any]]:
     return _HOOK
 
 
-def _page_job(args: tuple[str, str | None, str, dict[str, list[float]] | None]) -> dict[str, Any]:
-    """Features of every candidate and, unless ``known`` covers them, each one's (tp, fp, fn)."""
+def _page_job(
+    args: tuple[str, str | None, str, dict[str, list[float]] | None, str | None],
+) -> dict[str, Any]:
+    """Features of every candidate and, unless ``known`` covers them, each one's (tp, fp, fn); with
+    ``pattern``, of the page with that name family masked (``masking.mask``)."""
     from ..extract import extract_document, load_document, make_options
 
-    path, url, gold, known = args
+    path, url, gold, known, pattern = args
     force, record = _hook()
-    doc = load_document(read_page(path))
+    data = read_page(path)
+    doc = load_document(mask(data, pattern) if pattern else data)
     opts = make_options(url, {})
     force[0] = 0
     record.clear()
@@ -155,34 +170,84 @@ def _gold_key(gold: str) -> str:
     return hashlib.sha256(gold.encode()).hexdigest()[:12]
 
 
-def collect(bench: Path, cache: Path, jobs: int, sets: tuple[str, ...]) -> dict[str, dict[str, Any]]:
-    """Per set, per page: candidates (kind, key, features) and labels; cached in ``cache``."""
+Masks = Callable[[str, str], str | None]  # (set, page id) -> name family to mask in the page, or None
+
+
+def _every_page(pattern: str) -> Masks:
+    """The masks of a probe: ``pattern`` masked in every page."""
+    return lambda _name, _pid: pattern
+
+
+def _mask_tag(kind: str, detail: str) -> str:
+    """Cache name of a masked collection: its kind and a hash of ``detail`` and of ``masking``'s source
+    (the families and the mask itself), so a change there recollects."""
+    from . import masking
+
+    source = Path(masking.__file__).read_bytes()
+    return f"{kind}-{hashlib.sha256(source + detail.encode()).hexdigest()[:8]}"
+
+
+def collect(
+    bench: Path,
+    cache: Path,
+    jobs: int,
+    sets: tuple[str, ...],
+    masks: Masks | None = None,
+    tag: str = "",
+    plain: dict[str, dict[str, Any]] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """Per set, per page: candidates (kind, key, features) and labels; cached in ``cache``.
+
+    With ``masks``, of the pages with a name family masked (``tag`` names the cache file); a page the mask
+    leaves unchanged is not extracted again: its entry is ``plain``'s (the unmasked collection), marked
+    ``unchanged``."""
     cache.mkdir(parents=True, exist_ok=True)
     label_code, feature_code = _code_hashes()
     out: dict[str, dict[str, Any]] = {}
     for name in sets:
         truth, pages = load_truth(bench / name)
-        f = cache / f"{name}.json"
+        f = cache / (f"{name}.{tag}.json" if tag else f"{name}.json")
         old: dict[str, Any] = json.loads(f.read_text()) if f.is_file() else {}
         same_labels = old.get("labels_code") == label_code
         same = same_labels and old.get("code") == feature_code
-        # a page's result is reused only when its gold is the same too (a corrected ground truth relabels)
+        pattern = {p.id: masks(name, p.id) if masks else None for p in pages}
+        unchanged = set()
+        if masks is not None and plain is not None:
+            for p in pages:
+                pat = pattern[p.id]
+                if not pat or (data := read_page(p.path)) == mask(data, pat):
+                    unchanged.add(p.id)
+        # a page's result is reused only when its gold and its mask are the same too (a corrected ground
+        # truth relabels)
         old_pages = {
             pid: p
             for pid, p in old.get("pages", {}).items()
-            if same_labels and p.get("gold") == _gold_key(truth.get(pid, ""))
+            if same_labels
+            and p.get("gold") == _gold_key(truth.get(pid, ""))
+            and p.get("mask") == pattern.get(pid)
         }
         old_labels = {pid: p.get("labels", {}) for pid, p in old_pages.items()}
-        todo = [p for p in pages if not same or p.id not in old_pages]
+        todo = [p for p in pages if p.id not in unchanged and (not same or p.id not in old_pages)]
         t0 = time.time()
-        args = [(p.path, p.url, truth[p.id], old_labels.get(p.id)) for p in todo]
+        args = [(p.path, p.url, truth[p.id], old_labels.get(p.id), pattern[p.id]) for p in todo]
         done = _map(_page_job, args, jobs)
-        merged = {p.id: old_pages[p.id] for p in pages if same and p.id in old_pages}
+        merged = {
+            p.id: old_pages[p.id] for p in pages if same and p.id in old_pages and p.id not in unchanged
+        }
         for p, res in zip(todo, done, strict=True):
             res["gold"] = _gold_key(truth[p.id])
+            if pattern[p.id]:
+                res["mask"] = pattern[p.id]
             merged[p.id] = res
         f.write_text(json.dumps({"labels_code": label_code, "code": feature_code, "pages": merged}))
-        print(f"{name}: {len(todo)} pages extracted in {time.time() - t0:.0f} s", file=sys.stderr)
+        if plain is not None:
+            for pid in unchanged:
+                merged[pid] = {**plain[name]["pages"][pid], "unchanged": True}
+        merged = {p.id: merged[p.id] for p in pages}
+        print(
+            f"{name}{' ' + tag if tag else ''}: {len(todo)} pages extracted in {time.time() - t0:.0f} s",
+            file=sys.stderr,
+        )
         out[name] = {"truth": truth, "pages": merged}
     return out
 
@@ -198,10 +263,13 @@ def _map(fn: Callable[[Any], Any], items: list[Any], jobs: int) -> list[Any]:
 Row = tuple[str, str, list[list[float]], list[Counts]]  # set, page id, features per candidate, counts
 
 
-def rows_of(data: dict[str, dict[str, Any]], kinds: tuple[str, ...] | None = None) -> list[Row]:
+def rows_of(
+    data: dict[str, dict[str, Any]], kinds: tuple[str, ...] | None = None, changed_only: bool = False
+) -> list[Row]:
     """Training rows: the rules' root and the candidates ``root_model.candidates`` offers with ``kinds``
     (default ``root_model.OFFERED``; the cache holds every kind, to measure another set of kinds before
-    changing ``OFFERED``)."""
+    changing ``OFFERED``). ``changed_only``: leave out the pages a mask left unchanged (a masked training
+    copy of those would only count the page twice)."""
     from ..root_model import OFFERED, offered
 
     want = OFFERED if kinds is None else kinds
@@ -209,6 +277,8 @@ def rows_of(data: dict[str, dict[str, Any]], kinds: tuple[str, ...] | None = Non
     for name, d in data.items():
         for pid in sorted(d["pages"]):
             p = d["pages"][pid]
+            if changed_only and p.get("unchanged"):
+                continue
             cands = p["cands"]
             labels = p["labels"]
             if not cands:
@@ -298,14 +368,13 @@ def pick(preds: list[float], margin: float) -> int:
     return best if preds[best] - preds[0] > margin else 0
 
 
-def folds_of(rows: list[Row]) -> list[int]:
-    """Fold of each row: pages shuffled with a fixed seed, then dealt round-robin."""
-    order = list(range(len(rows)))
+def folds_of(rows: list[Row]) -> dict[tuple[str, str], int]:
+    """Fold of each page (set, page id) of ``rows``: pages shuffled with a fixed seed, then dealt
+    round-robin. A page's masked copies go with it: the model that scores a page never saw any copy of it."""
+    pages = list(dict.fromkeys((r[0], r[1]) for r in rows))
+    order = list(range(len(pages)))
     random.Random(SEED).shuffle(order)
-    fold = [0] * len(rows)
-    for rank, i in enumerate(order):
-        fold[i] = rank % FOLDS
-    return fold
+    return {pages[i]: rank % FOLDS for rank, i in enumerate(order)}
 
 
 def per_set(rows: list[Row], picks: list[int]) -> dict[str, tuple[dict[str, float], dict[str, float], int]]:
@@ -329,27 +398,31 @@ def report(title: str, rows: list[Row], picks: list[int]) -> None:
         )
 
 
-def cross_validate(rows: list[Row]) -> list[list[float]]:
-    """Every candidate's predicted gain by the model of the fold that did not see its page."""
-    fold = folds_of(rows)
-    preds: list[list[float]] = [[] for _ in rows]
+def cross_validate(train: list[Row], evals: list[list[Row]]) -> list[list[list[float]]]:
+    """For each list of ``evals`` (the pages, or the pages with a name family masked), every candidate's
+    predicted gain by the model of the fold that saw neither its page nor any copy of it. Folds are dealt
+    over the pages of ``evals[0]``."""
+    fold = folds_of(evals[0])
+    out: list[list[list[float]]] = [[[] for _ in rows] for rows in evals]
     for k in range(FOLDS):
-        predict = predictor(fit([r for r, f in zip(rows, fold, strict=True) if f != k]))
-        for i, r in enumerate(rows):
-            if fold[i] == k:
-                preds[i] = predict(r[2])
-    return preds
+        predict = predictor(fit([r for r in train if fold[r[0], r[1]] != k]))
+        for rows, preds in zip(evals, out, strict=True):
+            for i, r in enumerate(rows):
+                if fold[r[0], r[1]] == k:
+                    preds[i] = predict(r[2])
+    return out
 
 
-def leave_one_set_out(rows: list[Row]) -> list[list[float]]:
-    """Every candidate's predicted gain by a model trained on the other sets only."""
-    preds: list[list[float]] = [[] for _ in rows]
-    for name in dict.fromkeys(r[0] for r in rows):
-        predict = predictor(fit([r for r in rows if r[0] != name]))
-        for i, r in enumerate(rows):
-            if r[0] == name:
-                preds[i] = predict(r[2])
-    return preds
+def leave_one_set_out(train: list[Row], evals: list[list[Row]]) -> list[list[list[float]]]:
+    """For each list of ``evals``, every candidate's predicted gain by a model trained on the other sets."""
+    out: list[list[list[float]]] = [[[] for _ in rows] for rows in evals]
+    for name in dict.fromkeys(r[0] for r in evals[0]):
+        predict = predictor(fit([r for r in train if r[0] != name]))
+        for rows, preds in zip(evals, out, strict=True):
+            for i, r in enumerate(rows):
+                if r[0] == name:
+                    preds[i] = predict(r[2])
+    return out
 
 
 def write_model(model: Any, margin: float, path: Path) -> None:
@@ -395,36 +468,82 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--loss-weight", type=float, default=LOSS_WEIGHT)
     ap.add_argument("--set-weights", action="store_true", help="weigh every set the same (not kept)")
+    ap.add_argument(
+        "--augment-masked",
+        action=argparse.BooleanOptionalAction,
+        default=AUGMENT_MASKED,
+        help="also train on a copy of each page with one name family masked (masking.FAMILIES)",
+    )
+    ap.add_argument(
+        "--probe",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="also report the validations on the pages with this name family masked (repeatable)",
+    )
     ap.add_argument("--write", action="store_true", help="fit on every page and write root_model_data.py")
+    ap.add_argument(
+        "--model-file",
+        type=Path,
+        help="where --write writes (default: the package's root_model_data.py; elsewhere to compare models)",
+    )
     args = ap.parse_args(argv)
     bench = benchmarks_dir(args.benchmarks)
     if bench is None:
         print("no benchmark sets found (--benchmarks DIR)", file=sys.stderr)
         return 2
-    data = collect(bench, args.cache, args.jobs, tuple(args.set or SETS))
-    rows = rows_of(data, tuple(args.kinds) if args.kinds else None)
-    LOSS_WEIGHT, SET_WEIGHTS = args.loss_weight, args.set_weights
-    print(f"{len(rows)} pages, {sum(len(r[2]) for r in rows)} candidates")
-    cv = cross_validate(rows)
-    loso = leave_one_set_out(rows) if len({r[0] for r in rows}) > 1 else None
-    for margin in args.sweep or [args.margin]:
-        report(
-            f"{FOLDS}-fold cross-validation, grouped by page (margin {margin})",
-            rows,
-            [pick(p, margin) for p in cv],
+    sets = tuple(args.set or SETS)
+    kinds = tuple(args.kinds) if args.kinds else None
+    data = collect(bench, args.cache, args.jobs, sets)
+    rows = rows_of(data, kinds)
+    train = list(rows)
+    if args.augment_masked:
+        masked = collect(
+            bench,
+            args.cache,
+            args.jobs,
+            sets,
+            lambda name, pid: family_of(SEED, name, pid),
+            _mask_tag("augment", f"{SEED}"),
+            data,
         )
-        if loso is not None:
+        train += rows_of(masked, kinds, changed_only=True)
+    evals = [rows]
+    for pattern in args.probe:
+        probe = collect(
+            bench,
+            args.cache,
+            args.jobs,
+            sets,
+            _every_page(pattern),
+            _mask_tag("probe", pattern),
+            data,
+        )
+        evals.append(rows_of(probe, kinds))
+    LOSS_WEIGHT, SET_WEIGHTS = args.loss_weight, args.set_weights
+    print(f"{len(rows)} pages, {sum(len(r[2]) for r in rows)} candidates; {len(train)} training rows")
+    cv = cross_validate(train, evals)
+    loso = leave_one_set_out(train, evals) if len({r[0] for r in rows}) > 1 else None
+    titles = ["", *(f"; names masked: {p}" for p in args.probe)]
+    for e, (title, eval_rows) in enumerate(zip(titles, evals, strict=True)):
+        for margin in args.sweep or [args.margin]:
             report(
-                f"leave one set out (train on the other sets; margin {margin})",
-                rows,
-                [pick(p, margin) for p in loso],
+                f"{FOLDS}-fold cross-validation, grouped by page (margin {margin}{title})",
+                eval_rows,
+                [pick(p, margin) for p in cv[e]],
             )
+            if loso is not None:
+                report(
+                    f"leave one set out (train on the other sets; margin {margin}{title})",
+                    eval_rows,
+                    [pick(p, margin) for p in loso[e]],
+                )
     oracle = [max(range(len(r[3])), key=lambda i: page_f1(r[3][i])) for r in rows]
     report("oracle (best candidate per page: the ceiling of this candidate set)", rows, oracle)
     if args.write:
         from .. import root_model_data
 
-        write_model(fit(rows), args.margin, Path(root_model_data.__file__))
+        write_model(fit(train), args.margin, args.model_file or Path(root_model_data.__file__))
     return 0
 
 
