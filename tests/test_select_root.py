@@ -89,3 +89,15 @@ def test_sections_climb_is_dropped_with_another_root() -> None:
     ctx = run_pipeline(parse_html(fx.data), make_options(fx.url, fx.options), root_choice=ROOT_BEST)
     assert ctx.sections_climb is None
     assert not any(e.rule == "after-climbed-candidate" for e in ctx.log)
+
+
+def test_join_chunks_reads_the_chunk_first() -> None:
+    """One class on a template's header, story, side column and footer: the side column of teaser blurbs is
+    no chunk of the story (the join took the page's wrapper); with the same template-wide class, a lede box
+    and a body of paragraphs are two chunks of one article, joined."""
+    side = _run("quality--layout-class-side-column-not-a-chunk")
+    assert "join_chunks" not in [n.step for n in side.notes]
+    assert side.root is not None and side.root.get("class") == "frame"
+    lede = _run("quality--layout-class-chunks-lookalike")
+    assert "join_chunks" in [n.step for n in lede.notes]
+    assert lede.root is not None and lede.root.get("class") == "shell"

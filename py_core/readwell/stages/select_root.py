@@ -34,6 +34,7 @@ from ..rules import (
     THREAD_HEADING,
     bio_headed,
     legal_notice,
+    paragraph_worth,
     tokens_of,
 )
 from ..selectors import select
@@ -52,6 +53,8 @@ from ..textstats import SUBHEADINGS, text_units
 from ..thresholds import (
     CELL_PARAGRAPH_RUN_UNITS,
     CHUNK_MIN_SHARE,
+    CHUNK_PROSE_SHARE,
+    CHUNK_PROSE_TEST_SHARE,
     CLIMB_FLOOR_DIVISOR,
     DIV_PARAGRAPH_DIRECT_UNITS,
     EXCERPT_FEED_ITEM_SHARE,
@@ -716,11 +719,15 @@ def _parent_container(top: Element, sc: Scoring) -> Element:
 def _join_chunks(top: Element, sc: Scoring) -> Element:
     """Chunked articles repeat the body container's class for every chunk: take the common ancestor of the
     chunks that carry real text. Chunks repeat the class *and* sit under identical wrappers (cousins through
-    the same structure); a teaser that reuses the class in another structure (a "next up" box) is not one."""
+    the same structure); a teaser that reuses the class in another structure (a "next up" box) is not one.
+    A chunk bringing ``CHUNK_PROSE_TEST_SHARE`` of the candidate's text or more must read as the article's
+    text (``_reads_as_prose``): a template can name its header, its columns and its footer alike, and a
+    side column of teasers and sponsor blurbs then passed for a chunk and the page's wrapper was taken."""
     cls = _chunk_class(top)
     if not cls:
         return top
     floor = CHUNK_MIN_SHARE * sc.score(top)
+    units = sc.stats[top.nid].units
     common: Element | None = None
     for n, e in sc.elements.items():
         if e is top or e.tag != top.tag or _chunk_class(e) != cls or sc.scores[n] < floor:
@@ -730,9 +737,33 @@ def _join_chunks(top: Element, sc: Scoring) -> Element:
             continue
         if _signature_path(top, anc) != _signature_path(e, anc):
             continue
+        if sc.stats[e.nid].units >= CHUNK_PROSE_TEST_SHARE * units and not _reads_as_prose(e, sc):
+            continue
         if common is None or anc in set(common.ancestors()):
             common = anc
     return common if common is not None else top
+
+
+def _reads_as_prose(el: Element, sc: Scoring) -> bool:
+    """``el`` reads as an article's text: paragraphs of writing (``paragraph_worth``, few links) hold
+    ``CHUNK_PROSE_SHARE`` of its text or more. A chunk of a split article is more of the article's
+    paragraphs; a side column that repeats a template-wide class (one the header, each column and the footer
+    carry) holds teasers, sponsor blurbs, labels and link lists, whose paragraphs are short lines or
+    links. (Nested paragraphs are counted once: the outermost one that passes.)"""
+    units = sc.stats[el.nid].units
+    if not units:
+        return False
+    prose = 0
+    stack = list(el.element_children)
+    while stack:
+        x = stack.pop()
+        if _is_paragraph(x):
+            st = sc.stats[x.nid]
+            if paragraph_worth(st.units, st.marks) and st.link_density < SIBLING_PROSE_LINK_DENSITY:
+                prose += st.units
+                continue
+        stack += x.element_children
+    return prose >= CHUNK_PROSE_SHARE * units
 
 
 _NUMBER = re.compile(r"\d+")
