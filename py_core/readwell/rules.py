@@ -1245,6 +1245,9 @@ THREAD_HEADING_BARE = re.compile(r"^comments$", re.I)
 THREAD_ITEM_TOKENS = frozenset(
     {"comment", "comments", "commentbody", "reply", "replies", "avatar", "vcard", "says", "permalink"}
 )
+# The comment system's form fields (signals.interface_evidence): a reply box, its name and e-mail fields, the
+# sort and filter controls above the thread.
+THREAD_FORM_FIELDS = frozenset({"form", "textarea", "input", "select", "button", "fieldset"})
 THREAD_AUTHOR_LINE = re.compile(
     r"^(\W*(comment\s*)?#?\d+\W*)?(posted|written|submitted)\s+by\b|\b(says|wrote)\s*:?$|"
     r"\b(comments?|commenters?)\b",
