@@ -105,6 +105,7 @@ LOOKALIKES: dict[str, tuple[str, str]] = {
     "posted-date-line": ("text-patterns-lookalike", "Updated rules for borrowing came into fo"),
     "published-date-line": ("text-patterns-lookalike", "Published in the village magazine, the o"),
     "post-metadata-line": ("text-patterns-lookalike", "This post was posted from the library's o"),
+    "comment-feed": ("comment-feed-lookalike", "You can follow this blog through its RSS feed."),
     "trackback-label": ("text-patterns-lookalike", "Trackbacks were the old way for one blog"),
     "tag-line": ("text-patterns-lookalike", "Topics: the volunteers choose three for e"),
     "reading-time": ("text-patterns-lookalike", "Reading time: the volunteers read aloud"),
@@ -237,6 +238,8 @@ def test_text_rule_dispatch_and_words_agree_with_the_patterns() -> None:
         "This article was printed from https://example.org/x",
         "When news happens: send photos to x", "If you have any news tips, contact us",
         "Example is not responsible for the content of external sites.",
+        "You can follow this conversation by subscribing to the comment feed for this post.",
+        "Follow any comments here with the RSS feed for this post.", "Subscribe to: Post Comments (Atom)",
     ]  # fmt: skip
     pieces = [
         *words,

@@ -911,6 +911,22 @@ TEXT_RULES: tuple[Rule[re.Pattern[str]], ...] = tuple(
             "post metadata line",
         ),
         (
+            # A comment system's offer of the thread as a feed ("You can follow this conversation by
+            # subscribing to the comment feed for this post.", "Follow any comments here with the RSS feed
+            # for this post.", "Subscribe to: Post Comments (Atom)"), alone or after a post's permalink
+            # line: interface text of the thread, left behind when the thread's box has no comment name.
+            # What is followed is the conversation or its comments, and the means is a feed: a sentence
+            # about feeds or about following a discussion in general ("I track my feed reader's responses")
+            # is not the offer.
+            "comment-feed",
+            r"^(.{0,160}?[.!?]\s+)?(you can )?(follow|subscribe to|track|keep track of)\s+"
+            r"(this (conversation|discussion|thread)|(any |all |the )?(comments|responses|replies)"
+            r"( here| (to|on) this (entry|post|article|story))?)\b.{0,40}?"
+            r"\b(by subscribing to|with|through|via|using|in)\s+(the |our |this )?.{0,20}?\bfeed\b.{0,60}$|"
+            r"^subscribe to:?\s+(post )?comments\b.{0,30}$",
+            "comment feed offer",
+        ),
+        (
             # a blog's trackback box: the line before the ping address (the address, the trackbacks listed
             # under it and a bare "trackback" link in a post's footer row are left: dragnet-dev's gold keeps
             # them on some blogs)
@@ -940,7 +956,11 @@ TEXT_RULE_WORDS: dict[str, tuple[str, ...]] = {
     "reached-at-line": ("reached at", "mail"),
     "external-sites-note": ("not responsible for the content",),
     "reprint-notice": ("reprint",),
+    "comment-feed": ("feed", "subscribe to"),
 }
+# Text rules that also judge a block holding a picture (remove_by_pattern skips the others there: a line
+# beside an image is its caption): the comment feed's offer comes with the feed's little icon.
+TEXT_RULES_BESIDE_MEDIA = frozenset({"comment-feed"})
 FOLD_SPECIALS = frozenset("\u0130\u0131\u017f\u212a")  # what re.I also matches to an ASCII letter
 # A site's legal notice ending the article (remove_by_pattern.remove_closing_notice): a copyright line, an
 # "All rights reserved" line, the wire services' "may not be published, broadcast, rewritten or
@@ -1245,6 +1265,9 @@ THREAD_HEADING_BARE = re.compile(r"^comments$", re.I)
 THREAD_ITEM_TOKENS = frozenset(
     {"comment", "comments", "commentbody", "reply", "replies", "avatar", "vcard", "says", "permalink"}
 )
+# The comment system's form fields (signals.interface_evidence): a reply box, its name and e-mail fields, the
+# sort and filter controls above the thread.
+THREAD_FORM_FIELDS = frozenset({"form", "textarea", "input", "select", "button", "fieldset"})
 THREAD_AUTHOR_LINE = re.compile(
     r"^(\W*(comment\s*)?#?\d+\W*)?(posted|written|submitted)\s+by\b|\b(says|wrote)\s*:?$|"
     r"\b(comments?|commenters?)\b",

@@ -24,6 +24,7 @@ from .rules import (
     PARTIAL_RULES,
     POSITIVE_TOKENS,
     THREAD_AUTHOR_LINE,
+    THREAD_FORM_FIELDS,
     THREAD_HEADING,
     THREAD_HEADING_BARE,
     THREAD_ITEM_TOKENS,
@@ -46,6 +47,7 @@ from .thresholds import (
     MOST_OF_PAGE,
     THREAD_EMPTY_TAIL_UNITS,
     THREAD_HEADING_MAX_UNITS,
+    THREAD_INTERFACE_MIN,
     THREAD_ITEM_SIBLINGS,
     THREAD_LINE_MAX_CHARS,
     THREAD_MIN_BEFORE_UNITS,
@@ -324,6 +326,32 @@ def thread_evidence(tail: list[Node]) -> int:
                     return n
             stack += (c for c in e.element_children if c.tag not in _NOT_EVIDENCE)
     return n
+
+
+def interface_evidence(tail: list[Node]) -> bool:
+    """``tail`` holds ``THREAD_INTERFACE_MIN`` of a comment system's controls: form fields
+    (``THREAD_FORM_FIELDS``) and short lines of an element's own text that speak of comments or are an
+    author line (``THREAD_AUTHOR_LINE``: "Add your comment", "9 comments, sort by", "You must be logged in to
+    report a comment"). Unlike ``thread_evidence``, dates and ``<time>`` stamps do not count: a dated list
+    (a schedule, a timeline) is also an article's, while controls that speak of comments are the thread's."""
+    n = 0
+    for top in tail:
+        if top.__class__ is not Element or top.tag in _NOT_EVIDENCE:
+            continue
+        assert isinstance(top, Element)
+        stack = [top]
+        while stack:
+            e = stack.pop()
+            if e.tag in THREAD_FORM_FIELDS:
+                n += 1
+            else:
+                own = normalize_space(" ".join(c.data for c in e.children if isinstance(c, Text)))
+                if own and len(own) <= THREAD_LINE_MAX_CHARS and THREAD_AUTHOR_LINE.search(own):
+                    n += 1
+            if n >= THREAD_INTERFACE_MIN:
+                return True
+            stack += (c for c in e.element_children if c.tag not in _NOT_EVIDENCE)
+    return False
 
 
 def _units(n: Node, stats: dict[int, Stat]) -> int:

@@ -58,6 +58,11 @@ THREAD_EMPTY_TAIL_UNITS = 200  # ... a thread without evidence only when this sh
 THREAD_ITEM_SIBLINGS = 3  # the best candidate inside a thread is one of this many look-alike items
 THREAD_LINE_MAX_CHARS = 100  # an author or date line of a comment is short
 THREAD_HEADING_MAX_UNITS = 160  # a heading saying "12 Comments" is short; longer is a text about comments
+# remove_low_score: a block it removes that holds the start of a thread by its words ("Comments", "Have your
+# say") takes the thread after it along when this many of the comment system's controls follow: form fields,
+# short lines speaking of comments ("Add your comment", "You must be logged in to report a comment"). Two, as
+# for thread items: one such line is a sentence of an article's ending ("No comment from the ministry").
+THREAD_INTERFACE_MIN = 2
 # select_root: a candidate shaped like a comment thread (a run of look-alike items, each with a short dated
 # line of its own: "Name  November 3, 2012 at 10:46 am", a <time>) holds readers' comments, not the article,
 # whatever it is named: scoring is run again without it (find_root, _thread_runs).

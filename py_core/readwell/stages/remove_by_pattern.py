@@ -24,6 +24,7 @@ from ..rules import (
     TEASER_HEADING,
     TEXT_RULE_WORDS,
     TEXT_RULES,
+    TEXT_RULES_BESIDE_MEDIA,
     Rule,
     legal_notice,
 )
@@ -277,7 +278,9 @@ def run(ctx: Context) -> None:
             if not text and id(el) not in imgs:
                 pass
             else:
-                m = match_boilerplate(text) if id(el) not in media else None
+                m = match_boilerplate(text)
+                if m and id(el) in media and m.id not in TEXT_RULES_BESIDE_MEDIA:
+                    m = None
                 if m and el.tag in HEADINGS and SEE_ALSO_HEADING.match(text):
                     m = None  # the heading of the article's "See also" section, not a prompt
                 if m and m.id == "media-credit" and spec_list_item(el):

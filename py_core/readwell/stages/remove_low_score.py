@@ -12,7 +12,17 @@ from __future__ import annotations
 import re
 
 from ..context import SCORE, Context
-from ..dom import HTML_NS, NON_TEXT, Element, SiblingIndex, Text, holds_break, holds_space, normalize_space
+from ..dom import (
+    HTML_NS,
+    NON_TEXT,
+    Element,
+    Node,
+    SiblingIndex,
+    Text,
+    holds_break,
+    holds_space,
+    normalize_space,
+)
 from ..measure import Stat
 from ..rules import (
     INLINE_TAGS,
@@ -27,7 +37,7 @@ from ..rules import (
     reads_as_prose,
 )
 from ..sanitize import ALLOWED_TAGS, DROP_TAGS
-from ..signals import class_weight, match_exact, match_partial, trailing_thread
+from ..signals import class_weight, interface_evidence, match_exact, match_partial, trailing_thread
 from ..textstats import BLOCK_TAGS, HEADINGS, clause_marks, headed_by_link, led_by_link, text_units
 from ..thresholds import (
     BEST_BODY_SHARE,
@@ -433,6 +443,7 @@ def run(ctx: Context) -> None:
     removed: set[int] = set()
     body = body_of_best(root, ctx.core, stats) | link_post_lists(root, stats, root_units)
     index = SiblingIndex()  # (bottom-up: a block's earlier siblings do not move before it is judged)
+    thread = worded_thread(ctx, root, stats)
     for el in reversed(order):
         if el.parent is None or ctx.is_protected(el) or any(a.nid in removed for a in el.ancestors()):
             continue
@@ -479,24 +490,73 @@ def run(ctx: Context) -> None:
                 if anc is root:
                     break
             removed.add(el.nid)
-            # ancestors' stats shrink: subtract this block so outer blocks are judged on what is left
-            for anc in el.ancestors():
-                s = stats.get(anc.nid)
-                if s is None:
-                    break
-                s.units -= st.units
-                s.link_units -= st.link_units
-                s.marks -= st.marks
-                s.paragraphs -= st.paragraphs
-                s.images -= st.images
-                s.list_items -= st.list_items
-                s.inputs -= st.inputs
-                s.embeds -= st.embeds
-                s.videos -= st.videos
-                s.headings -= st.headings
-                if anc is root:
-                    break
+            shrink(stats, el, st, root)
+            if thread is not None and thread[0].within(el):
+                cut_thread(ctx, thread, el, stats, root, removed)
+                thread = None
     trim_after_climb(ctx, root)
+
+
+def shrink(stats: dict[int, Stat], el: Element, st: Stat, root: Element) -> None:
+    """``el`` (measured ``st``) was removed: its ancestors' stats up to ``root`` shrink, so outer blocks are
+    judged on what is left."""
+    for anc in el.ancestors():
+        s = stats.get(anc.nid)
+        if s is None:
+            break
+        s.units -= st.units
+        s.link_units -= st.link_units
+        s.marks -= st.marks
+        s.paragraphs -= st.paragraphs
+        s.images -= st.images
+        s.list_items -= st.list_items
+        s.inputs -= st.inputs
+        s.embeds -= st.embeds
+        s.videos -= st.videos
+        s.headings -= st.headings
+        if anc is root:
+            break
+
+
+Thread = tuple[Element, str, list[Node]]
+
+
+def worded_thread(ctx: Context, root: Element, stats: dict[int, Stat]) -> Thread | None:
+    """The comment thread closing the root (``signals.trailing_thread``), read before this stage removes
+    anything, when its start is a line that says so ("Comments", "Have your say") and the comment system's
+    controls follow it (``signals.interface_evidence``); else None.
+
+    Why: remove_by_selector cuts such a thread from its start to the end of the root, but it runs after this
+    stage, and the comment box's head (the count line with its "Add your comment" control, or the heading
+    above the form) is a short, link-heavy block that this stage removes first. With the start gone, nothing
+    was left to cut, and the rest of the box stayed: the system's help texts and login lines, a sort form. A
+    start known by its name is left to remove_by_selector's name rules (a teaser's comment count named so
+    inside a "Features" list is no thread start: this stage takes the list). Dates do not count as the
+    controls: a "Comments" label in a toolbar followed by the article's dated schedule is not a thread."""
+    found = trailing_thread(root, stats, ctx.core, ctx.is_protected)
+    if found is None or found[1] not in ("heading", "bare heading") or not interface_evidence(found[2]):
+        return None
+    return found
+
+
+def cut_thread(
+    ctx: Context, thread: Thread, block: Element, stats: dict[int, Stat], root: Element, removed: set[int]
+) -> None:
+    """``block``, just removed, held the thread's start (``worded_thread``): the rest of the thread after it
+    goes too, as remove_by_selector would have cut it."""
+    start, kind, tail = thread
+    why = f"comment thread: its {kind} went with a low-score block, and everything after it to the end"
+    for n in tail:
+        if n.parent is None or any(a is block for a in n.ancestors()):
+            continue  # (gone with the block)
+        if isinstance(n, Element):
+            st = stats.get(n.nid)
+            ctx.remove(n, SCORE, "comment-thread", why)
+            removed.add(n.nid)
+            if st is not None:
+                shrink(stats, n, st, root)
+        elif isinstance(n, Text) and n.data.strip():
+            ctx.remove(n, SCORE, "comment-thread", why)
 
 
 LIST_TAGS = frozenset({"ul", "ol"})
