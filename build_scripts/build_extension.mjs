@@ -46,11 +46,21 @@ for (const f of PYODIDE_FILES) {
   if (!existsSync(join(ENGINE, 'pyodide', f))) fail(`engine is missing pyodide/${f}`);
   cpSync(join(ENGINE, 'pyodide', f), join(tmp, 'engine', 'pyodide', f));
 }
+// The content scripts the service worker injects into a tab for a command (sw.js CONTENT_FILES), as one file:
+// each injected file is a separate load, compile and run step in the tab, and the injection is on the path of
+// every first command on a page. The parts are classic scripts, each one IIFE that returns early when its module
+// is there already, so the bundle is their concatenation, in order; they stay in the build as separate files
+// too (offscreen.html, options.html and the benchmark load some of them by name; overlay.js and clip.js are
+// injected on their own when first used, content.js need()).
+const CONTENT_BUNDLE = 'content_bundle.js';
+const CONTENT_PARTS = ['messages.js', 'site_roots.js', 'snapshot.js', 'safe_dom.js', 'reader.js', 'content.js'];
+writeFileSync(join(tmp, CONTENT_BUNDLE), CONTENT_PARTS.map((f) => `// ---- ${f}\n${readFileSync(join(SRC, f), 'utf8')}\n;\n`).join(''));
+
 manifest.version_name = `${manifest.version} (pyodide ${engineManifest.pyodide.version}, python ${engineManifest.pyodide.python})`;
 writeFileSync(join(tmp, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
 // every file the manifest and pages name must exist
-const must = [manifest.background.service_worker, 'offscreen.html', 'offscreen.js', 'content.js', 'reader.css',
+const must = [manifest.background.service_worker, 'offscreen.html', 'offscreen.js', 'content.js', CONTENT_BUNDLE, 'reader.css',
   'messages.js', 'engine/engine.mjs', 'engine/loader.mjs'];
 for (const f of must) if (!existsSync(join(tmp, f))) fail(`missing ${f}`);
 

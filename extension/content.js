@@ -87,8 +87,12 @@
       phases.toEngine = got.receivedAt - (origin + t2b);
       phases.fromEngine = origin + t3 - got.repliedAt;
     }
+    // the same snapshot and options again with other formats (the reader asks for the HTML only, and for the
+    // Markdown when the user copies it): the result of the article that is shown, whatever the page did since
+    const again = async (formats) => JSON.parse((await runEngine(snap, { ...pyOpts, formats },
+      options.engine)).json);
     return { result, nodes: snap.nodes, stages: got.stages, snapshotMs: snap.ms, nodeCount: snap.count,
-      engine: got.engine, siteRoot, notice, phases };
+      engine: got.engine, siteRoot, notice, phases, again };
   }
 
   async function runEngine(snap, pyOpts, which) {
@@ -154,6 +158,20 @@
     return send(ADDRESSES.sw, 'engine-extract', fields, { timeoutMs: TIMEOUT_MS });
   }
 
+  // overlay.js (the debug overlay) and clip.js (the front matter of "Copy Markdown") are not in the files the
+  // service worker injects for a command (sw.js CONTENT_FILES): only those two features use them, and compiling
+  // and running them was ~1-1.8 ms of every first command on a page (the service worker's injection, measured
+  // interleaved on the benchmark's pages). They are asked for when used: the service worker injects the one
+  // named file into this frame (sw.js 'inject'); until then RW.overlay / RW.clip are absent.
+  const LAZY = { overlay: 'overlay.js', clip: 'clip.js' };
+  async function need(name) {
+    if (!RW[name]) await send(ADDRESSES.sw, 'inject', { file: LAZY[name] }, { timeoutMs: 30000 });
+    if (!RW[name]) throw new Error(`readwell: ${LAZY[name]} could not be loaded`);
+    return RW[name];
+  }
+  const overlayOpen = () => !!(RW.overlay && RW.overlay.isOpen());
+  const hideOverlay = () => (RW.overlay ? RW.overlay.hide() : false);
+
   /** The page's own tags, for the clip's front matter (readwell's result has no keywords). */
   function pageMeta() {
     const contents = (sel) => Array.from(document.querySelectorAll(sel),
@@ -203,11 +221,13 @@
 
   /** The reader's "Copy Markdown": the clip (front matter from the options page's template, then the article)
    * to the clipboard, announced in the reader's live region. */
-  async function copyMarkdown(result) {
+  async function copyMarkdown(result, again) {
     try {
+      // the reader renders no Markdown up front (READER_FORMATS): the engine makes it from the same snapshot now
+      if (result.markdown == null && again) result = { ...result, markdown: (await again(['markdown'])).markdown };
       const { clipTemplate } = await chrome.storage.local.get('clipTemplate').catch(() => ({}));
       const savedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-      const text = RW.clip.note(result, pageMeta(), savedAt, clipTemplate);
+      const text = (await need('clip')).note(result, pageMeta(), savedAt, clipTemplate);
       await RW.reader.copyText(text);
       RW.reader.announce(`Copied the article as Markdown with front matter (${text.length} characters)`);
       return { copied: text.length };
@@ -233,23 +253,32 @@
     overlay: () => toggleOverlay({}),
   };
 
+  // What the reader shows of a result: the HTML (and the metadata, always there). The Markdown and the text are
+  // neither shown nor rendered up front (the Markdown's render and the larger reply were 0.1-2.3 ms and
+  // 0.1-1.2 ms of the engine's warm call on the benchmark's pages under Pyodide); "Copy Markdown" asks the
+  // engine for it then (copyMarkdown); the save buttons extract anew anyway (sw.js save). A caller's own
+  // `formats` option wins.
+  const READER_FORMATS = ['html'];
+
   async function toggleReader(msg) {
     if (RW.reader.isOpen() && msg.force !== true) { RW.reader.hide(); return { open: false }; }
-    RW.overlay.hide();
+    hideOverlay();
     const t0 = performance.now();
     RW.reader.prepare(msg.css);
     // the reader's surface goes up right after the snapshot, while the engine works (reader.js open())
     let result = null;
+    let again = null;
     let shell = null;
-    const acts = { ...actions, copy: () => copyMarkdown(result) };
+    const acts = { ...actions, copy: () => copyMarkdown(result, again) };
     let got;
     try {
-      got = await extractHere(msg.options || {}, () => { shell = RW.reader.open(msg.css, acts); });
+      got = await extractHere({ formats: READER_FORMATS, ...msg.options },
+        () => { shell = RW.reader.open(msg.css, acts); });
     } catch (err) {
       if (shell) shell.then((sh) => RW.reader.dismiss(sh), () => {});
       throw err;
     }
-    ({ result } = got);
+    ({ result, again } = got);
     const { snapshotMs, engine, notice, phases } = got;
     const t1 = performance.now();
     const shown = RW.reader.fill(await shell, result, notice);
@@ -263,9 +292,10 @@
   }
 
   async function toggleOverlay(options) {
-    if (RW.overlay.isOpen()) { RW.overlay.hide(); return { open: false }; }
+    if (overlayOpen()) { hideOverlay(); return { open: false }; }
+    const overlay = await need('overlay');
     RW.reader.hide();
-    return RW.overlay.show(extractHere, options || {});
+    return overlay.show(extractHere, options || {});
   }
 
   const handlers = {
@@ -277,11 +307,11 @@
     'extract-selection': extractSelection,
     reader: toggleReader,
     overlay: async (msg) => toggleOverlay(msg.options),
-    state: async () => ({ reader: RW.reader.isOpen(), overlay: RW.overlay.isOpen() }),
+    state: async () => ({ reader: RW.reader.isOpen(), overlay: overlayOpen() }),
     // feedback from the service worker: shown when the reader is open (false: the toolbar badge shows it)
     announce: async (msg) => (RW.reader.isOpen() && msg.text
       ? RW.reader.announce(msg.text, msg.kind) : false),
-    close: async () => ({ reader: RW.reader.hide(), overlay: RW.overlay.hide() }),
+    close: async () => ({ reader: RW.reader.hide(), overlay: hideOverlay() }),
   };
 
   listen(ADDRESSES.content, handlers);

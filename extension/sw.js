@@ -8,8 +8,11 @@ import './clip.js';
 const { ADDRESSES, listen, send, withTimeout, errorText } = globalThis.__readwell.messages;
 const { fileStem, frontMatter } = globalThis.__readwell.clip;
 
-const CONTENT_FILES = ['messages.js', 'site_roots.js', 'snapshot.js', 'safe_dom.js', 'clip.js', 'reader.js',
-  'overlay.js', 'content.js'];
+// messages.js, site_roots.js, snapshot.js, safe_dom.js, reader.js and content.js as one file, made by
+// build_scripts/build_extension.mjs (CONTENT_PARTS says why); overlay.js and clip.js are injected when a tab's
+// content script first uses them (LAZY_FILES; content.js need())
+const CONTENT_FILES = ['content_bundle.js'];
+const LAZY_FILES = new Set(['overlay.js', 'clip.js']);
 const ENGINE_TIMEOUT_MS = 90000;
 const OFFSCREEN_CREATE_TIMEOUT_MS = 15000;
 
@@ -246,6 +249,14 @@ self.readwell = { extract, reader, save, overlay, stages, warm, status, unload }
 listen(ADDRESSES.sw, {
   'engine-extract': (msg) => offscreen('extract', { snapshot: msg.snapshot, options: msg.options }),
   'engine-extract-html': (msg) => offscreen('extract-html', { html: msg.html, options: msg.options }),
+  // a content script's part it loads when first used (content.js need()): only the files named there, into the
+  // frame that asks
+  inject: async (msg, sender) => {
+    if (!sender.tab || !LAZY_FILES.has(msg.file)) throw new Error('readwell: nothing to inject');
+    await chrome.scripting.executeScript({ target: { tabId: sender.tab.id, frameIds: [sender.frameId || 0] },
+      files: [msg.file] });
+    return true;
+  },
   save: (msg, sender) => {
     if (!sender.tab) throw new Error('readwell: save is asked from a tab');
     return save(sender.tab.id, { format: msg.format });

@@ -889,6 +889,73 @@ def test_copy_markdown_to_clipboard(env):
     assert "The counts over ten years" in body
 
 
+def test_copy_markdown_is_made_from_the_shown_snapshot(env):
+    """The reader renders no Markdown up front (content.js READER_FORMATS: the HTML only); "Copy Markdown"
+    asks the engine for it then, from the snapshot of the article that is shown: a page that changed since
+    (here its article was emptied) does not change what is copied. The reader's extraction and the copy's
+    give the same metadata."""
+    page, sw = env["page"], env["sw"]
+    env["ctx"].grant_permissions(["clipboard-read", "clipboard-write"], origin=env["srv"].base)
+    tid = open_url(env, env["srv"].base + "/clip.html")
+    shown = call(sw, "reader", tid)
+    try:
+        assert shown["open"] and shown["found"] and shown["title"] == "Counting otters", shown
+        page.evaluate(
+            "() => { for (const p of document.querySelectorAll('article p')) p.textContent = 'gone'; }"
+        )
+        page.bring_to_front()
+        _open_menu(page, "Save the article")
+        page.locator("readwell-reader button[data-readwell-copy=markdown]").click()
+        page.wait_for_function(
+            "() => /^Copied /.test(document.querySelector('readwell-reader').shadowRoot"
+            ".querySelector('.rw-status').textContent)"
+        )
+        text = page.evaluate("() => navigator.clipboard.readText()")
+    finally:
+        call(sw, "reader", tid)
+    data, body = _front_matter(text)
+    assert data["title"] == "Counting otters" and data["author"] == ["Ann Example", "Bo Example"], data
+    assert body.lstrip().startswith("Otters are counted from their spraints"), body[:200]
+    assert "The counts over ten years" in body and "gone" not in body, body
+
+
+LOADED_PARTS = """async (t) => (await chrome.scripting.executeScript({ target: { tabId: t },
+  func: () => ['content', 'reader', 'snapshot', 'overlay', 'clip']
+    .filter((k) => !!globalThis.__readwell[k]) }))[0].result"""
+
+
+def test_overlay_and_clip_are_injected_when_used(env):
+    """The service worker injects one bundled file for a command, without overlay.js and clip.js (sw.js
+    CONTENT_FILES); the content script asks for each when it is first used (content.js need()): the reader
+    opens and closes without them, the debug overlay then opens (and the reader's state reads it), and "Copy
+    Markdown" loads clip.js for its front matter."""
+    page, sw = env["page"], env["sw"]
+    env["ctx"].grant_permissions(["clipboard-read", "clipboard-write"], origin=env["srv"].base)
+    tid = open_url(env, env["srv"].base + "/clip.html")
+    assert call(sw, "reader", tid)["open"] is True
+    assert sw.evaluate(LOADED_PARTS, tid) == ["content", "reader", "snapshot"]
+    assert call(sw, "reader", tid)["open"] is False
+    got = call(sw, "overlay", tid)
+    assert got["open"] is True and got["found"] is True, got
+    assert sw.evaluate(LOADED_PARTS, tid) == ["content", "reader", "snapshot", "overlay"]
+    assert page.locator("readwell-overlay").count() == 1
+    assert call(sw, "overlay", tid)["open"] is False
+    call(sw, "reader", tid)
+    try:
+        page.bring_to_front()
+        _open_menu(page, "Save the article")
+        page.locator("readwell-reader button[data-readwell-copy=markdown]").click()
+        page.wait_for_function(
+            "() => /^Copied /.test(document.querySelector('readwell-reader').shadowRoot"
+            ".querySelector('.rw-status').textContent)"
+        )
+        text = page.evaluate("() => navigator.clipboard.readText()")
+    finally:
+        call(sw, "reader", tid)
+    assert sw.evaluate(LOADED_PARTS, tid) == ["content", "reader", "snapshot", "overlay", "clip"]
+    assert _front_matter(text)[0]["title"] == "Counting otters"
+
+
 SELECT_SECOND_PARAGRAPH = """() => {
   const p = document.querySelectorAll('article p')[1];
   const r = document.createRange();
