@@ -55,9 +55,15 @@ def main(argv=None) -> int:
         )
         try:
             deadline = time.monotonic() + 60
-            while len(ctx.service_workers) < 2 and time.monotonic() < deadline:
+            # Wait for both extensions' workers by id: a worker that restarts is listed twice, so a count of
+            # two does not mean both have started.
+            by_id: dict = {}
+            while not set(ids) <= by_id.keys() and time.monotonic() < deadline:
                 time.sleep(0.2)
-            by_id = {sw.url.split("/")[2]: sw for sw in ctx.service_workers}
+                by_id = {sw.url.split("/")[2]: sw for sw in ctx.service_workers}
+            missing = [str(e) for e, i in zip(exts, ids, strict=True) if i not in by_id]
+            if missing:
+                raise SystemExit(f"bench_extension_ab: no service worker started for {', '.join(missing)}")
             sws = [by_id[i] for i in ids]
             for sw in sws:
                 sw.evaluate(READY)
