@@ -579,3 +579,18 @@ def test_list_root_html_keeps_its_list() -> None:
     w = readwell.extract(wrapped.data, url=wrapped.url)
     assert w.root is not None and w.root.endswith("> div")
     assert w.content_html.startswith("<p>")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "core--news-article-basic",  # the headline opens the root: the opening-post route must not lower it
+        "quality--short-announcement-opening-with-its-headline",  # found at the default floor (a short post)
+    ],
+)
+def test_a_higher_min_article_chars_declines_a_longer_root(name: str) -> None:
+    """``min_article_chars`` above the default is the caller's floor: the short-post routes lower only the
+    default floor (a post shorter than it), so a root over the default is declined below the caller's."""
+    html = (fixturelib.FIXTURES / f"{name}.html").read_text(encoding="utf-8")
+    assert readwell.extract(html).found
+    assert not readwell.extract(html, min_article_chars=10**9).found

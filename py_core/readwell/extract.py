@@ -559,10 +559,16 @@ def _titled_post(
     return False
 
 
+# The short-post route lowers the default floor (or a caller's lower one), never a floor the caller raised:
+# ``min_article_chars`` above the default means "nothing shorter is an article", headline or not.
+_DEFAULT_FLOOR: int = Options().min_article_chars
+
+
 def min_article_units(ctx: Context, root: Element, st: Stat | None = None) -> int:
     """The text units the article needs: ``min_article_chars``, or a sentence's worth when the root (of
     ``ctx``'s tree) holds the whole page's text and that text is a sentence of prose, or ``POST_MIN_UNITS``
-    when the root is a short post right after the page's own headline (``_titled_post``).
+    when the root is a short post right after the page's own headline (``_titled_post``) and the floor is
+    not above the default (``_DEFAULT_FLOOR``).
 
     The floor is there so that navigation and a few words ("Welcome to our site.") are not an article; a
     page whose only content is one short paragraph (a note, a stub, a test page) has nothing else to show,
@@ -575,7 +581,7 @@ def min_article_units(ctx: Context, root: Element, st: Stat | None = None) -> in
         return least
     if st is None:
         st = measure(root)[root.nid]
-    if POST_MIN_UNITS <= st.units < least and _titled_post(
+    if POST_MIN_UNITS <= st.units < least <= _DEFAULT_FLOOR and _titled_post(
         lambda: ctx.origin_element(root.nid), ctx.meta.title, st, root
     ):
         return POST_MIN_UNITS
