@@ -14,7 +14,7 @@ fires on a fixture and has a look-alike fixture where legitimate content survive
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from typing import Generic, TypeVar
@@ -182,8 +182,13 @@ def quotes_a_post(el: Element) -> bool:
 
 
 def _units_outside_links(el: Element) -> int:
-    return sum(
-        text_units(n.data)
+    return sum(text_units(t) for t in texts_outside_links(el))
+
+
+def texts_outside_links(el: Element) -> Iterator[str]:
+    """The texts of ``el`` that no ``<a>`` holds (``el`` itself aside): its own words beside its links."""
+    return (
+        n.data
         for n in el.iter_nodes()
         if isinstance(n, Text) and not any(a.tag == "a" for a in n.ancestors() if a is not el)
     )

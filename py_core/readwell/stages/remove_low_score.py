@@ -35,6 +35,7 @@ from ..rules import (
     phrase_in_prose,
     quotes_a_post,
     reads_as_prose,
+    texts_outside_links,
 )
 from ..sanitize import ALLOWED_TAGS, DROP_TAGS
 from ..signals import class_weight, interface_evidence, match_exact, match_partial, trailing_thread
@@ -822,11 +823,11 @@ def introduced_list(el: Element, stats: dict[int, Stat]) -> bool:
     ):
         return False
     items = [c for c in el.element_children if c.tag == "li"]
-    if len(items) < 2 or any(not _ANNOTATION.search(_text_outside_links(li)) for li in items):
+    if len(items) < 2 or any(not _ANNOTATION.search(" ".join(texts_outside_links(li))) for li in items):
         return False
     for later in sibs[i + 1 :]:
         ls = stats.get(later.nid)
-        if later.tag == "p" and ls is not None and later.parent is parent and continues_article(later, ls):
+        if later.tag == "p" and ls is not None and continues_article(later, ls):
             return True
     return False
 
@@ -834,14 +835,6 @@ def introduced_list(el: Element, stats: dict[int, Stat]) -> bool:
 _ANNOTATION = re.compile(r"\w")
 # the verdicts ``introduced_list`` answers: the list's links ("list of links", "link density ...")
 LINK_LIST_VERDICTS = ("list of links", "link density")
-
-
-def _text_outside_links(el: Element) -> str:
-    return " ".join(
-        n.data
-        for n in el.iter_nodes()
-        if isinstance(n, Text) and not any(a.tag == "a" for a in n.ancestors() if a is not el)
-    )
 
 
 def holds_article(el: Element) -> bool:
