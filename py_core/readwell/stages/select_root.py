@@ -315,14 +315,17 @@ def _thread_runs(sc: Scoring) -> tuple[list[Element], frozenset[int]]:
             continue
         dated = [i for i, k in enumerate(kids) if _dated_head(k) or _signed_foot(k)]
         # a reply tree's share counts the items holding text: its empty items are placeholders (a hidden
-        # reply, a "load more" stub) and its collapsed replies show a title line without the head
-        counted = len(kids) if len(kids) == len(el.element_children) else sum(1 for o in own if o > 0)
+        # reply, a "load more" stub) and its collapsed replies show a title line without the head; a flat
+        # run's counts the children showing any text: an empty anchor before each comment (``<a
+        # name="c12">``, a jump target) is no item, and halved the share of a thread of dated comments
+        tree = len(kids) != len(el.element_children)
+        counted = sum(1 for o in own if o > 0) if tree else sum(1 for k in kids if sc.stats[k.nid].units > 0)
         if len(dated) < THREAD_SHAPE_MIN_ITEMS or len(dated) < THREAD_SHAPE_DATED_SHARE * max(counted, 1):
             continue
         holders.append(el)
         left = kids[dated[1] :]
         skip.update(k.nid for k in left)
-        if counted != len(kids):
+        if tree and counted != len(kids):
             # a kept item holding left-out replies scores as a paragraph with all their text: left out too
             skip.update(k.nid for k in kids[: dated[1]] if any(r.within(k) for r in left))
     return holders, frozenset(skip)
