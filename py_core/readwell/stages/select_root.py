@@ -315,14 +315,17 @@ def _thread_runs(sc: Scoring) -> tuple[list[Element], frozenset[int]]:
             continue
         dated = [i for i, k in enumerate(kids) if _dated_head(k) or _signed_foot(k)]
         # a reply tree's share counts the items holding text: its empty items are placeholders (a hidden
-        # reply, a "load more" stub) and its collapsed replies show a title line without the head
-        counted = len(kids) if len(kids) == len(el.element_children) else sum(1 for o in own if o > 0)
+        # reply, a "load more" stub) and its collapsed replies show a title line without the head; a flat
+        # run's counts the children showing any text: an empty anchor before each comment (``<a
+        # name="c12">``, a jump target) is no item, and halved the share of a thread of dated comments
+        tree = len(kids) != len(el.element_children)
+        counted = sum(1 for o in own if o > 0) if tree else sum(1 for k in kids if sc.stats[k.nid].units > 0)
         if len(dated) < THREAD_SHAPE_MIN_ITEMS or len(dated) < THREAD_SHAPE_DATED_SHARE * max(counted, 1):
             continue
         holders.append(el)
         left = kids[dated[1] :]
         skip.update(k.nid for k in left)
-        if counted != len(kids):
+        if tree and counted != len(kids):
             # a kept item holding left-out replies scores as a paragraph with all their text: left out too
             skip.update(k.nid for k in kids[: dated[1]] if any(r.within(k) for r in left))
     return holders, frozenset(skip)
@@ -460,7 +463,7 @@ def _dated_head(item: Element) -> bool:
     ``THREAD_HEAD_LEVELS``) with a commenter's head: a short dated line (a <time>, a date, a clock time) and
     other words beside it, the commenter's name ("Name  November 3, 2012 at 10:46 am", "Name says:"). A live
     blog's entry opens with its time alone; a paragraph that opens with its time ("11:05 AM - First round")
-    is a diary's entry."""
+    is a diary's entry. A table holding the whole item is its layout and is read through (``_TABLE_ROWS``)."""
     if item.tag in _NOT_THREAD_ITEMS:
         return False
     dated = named = False
@@ -483,15 +486,35 @@ def _dated_head(item: Element) -> bool:
                 named = True
             continue
         assert isinstance(n, Element)
-        if n.tag in _HEAD_ENDS and (dated or not _head_block(n)):
+        layout = n.tag in _TABLE_ROWS or (n.tag == "table" and n.parent is item and _sole_content(n))
+        if n.tag in _HEAD_ENDS and not layout and (dated or not _head_block(n)):
             break  # the comment's text (a <p> or a short list before the date is the head's line)
         if n.tag in SKIP_TAGS:
             continue
         if n.tag == "time":
             dated = True
+        elif layout:
+            stack += ((c, d) for c in reversed(n.children))  # (its levels are the layout's, not the head's)
         elif d < THREAD_HEAD_LEVELS:
             stack += ((c, d + 1) for c in reversed(n.children))
     return dated and named
+
+
+# A table holding the whole item is its layout (a theme setting each comment in a table: the head's row with
+# the picture, name and date, then the text's row): read through it, its rows adding no level. A table beside
+# other content in the item is the comment's text (a quoted table) and ends the head as before.
+_TABLE_ROWS = frozenset({"thead", "tbody", "tr"})
+
+
+def _sole_content(el: Element) -> bool:
+    """``el`` is its parent's only child showing anything (whitespace and scripts aside)."""
+    parent = el.parent
+    return parent is not None and all(
+        c is el
+        or (c.__class__ is Text and not c.data.strip())
+        or (isinstance(c, Element) and c.tag in SKIP_TAGS)
+        for c in parent.children
+    )
 
 
 def _signed_foot(item: Element) -> bool:
