@@ -88,6 +88,9 @@ PHRASE_BLOCK_MAX_NODES = 600  # a paragraph has fewer nodes; a bigger block is r
 PHRASE_LINE_MAX_NODES = 60  # a bigger block: a phrase's line is read from this many nodes each way ...
 PHRASE_SIBLINGS_MAX = 2_000  # ... in a block of at most this many children (more: not looked for)
 PHRASE_CONTEXT_MARKS = 1  # ... when it has a comma or sentence end (share rows and date lines have none)
+# A shorter paragraph ending a sentence is prose too when one of this many nearest paragraphs on either side
+# has that much sentence text: a story's dialogue runs a few one-line paragraphs between narrative ones.
+PHRASE_NEIGHBOUR_PARAGRAPHS = 3
 SENTENCE_SPAN_MIN_UNITS = 20  # a <p>'s sentence in a <span> has this much text outside links (credits: less)
 # The page's title heading is one of these (h4-h6 are a sidebar's or a box's own headings): a block opening
 # with one restating the title is the post (remove_by_selector.opens_with_title); one whose text is in the
