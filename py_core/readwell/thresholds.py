@@ -120,6 +120,13 @@ DATA_TABLE_WORDED_CELLS = 0.5
 # --- tiny media (rules.TINY_RULES) --------------------------------------------------------------------------
 PIXEL_MAX = 2  # px: an image this small in both directions (or one, with a tracker URL) shows nothing
 ICON_MAX = 48  # px: an image within 48×48 named or sourced as an icon is decoration, not content
+# px: an image this small (width and height both given) is of type size: an icon before a label's words
+# ("[camera] In pictures") is the label's glyph, not a picture (type is 10-20 px tall, a thumbnail 50+).
+GLYPH_MAX_WIDTH = 32
+GLYPH_MAX_HEIGHT = 24
+# A line of this many words or fewer (no sentence end) right above a removed group of links, cards or
+# pictures that ends its parent is the group's label ("Latest", "More on this story", "In pictures").
+LABEL_MAX_WORDS = 6
 
 # --- scoring (select_root.score_candidates) -----------------------------------------------------------------
 PARAGRAPH_MIN_UNITS = 25  # Readability's 25 characters: shorter blocks are labels, not paragraphs
