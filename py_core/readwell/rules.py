@@ -30,6 +30,7 @@ from .thresholds import (
     PHRASE_CONTEXT_MARKS,
     PHRASE_CONTEXT_UNITS,
     PHRASE_LINE_MAX_NODES,
+    PHRASE_NEIGHBOUR_PARAGRAPHS,
     PHRASE_SIBLINGS_MAX,
     PIXEL_MAX,
     PROSE_MAX_LINK_DENSITY,
@@ -269,12 +270,48 @@ def phrase_in_prose(el: Element) -> bool:
         return False  # after the last sentence of the line: an appended "Continued..." link, not a phrase
     text = before + " " + after
     units = text_units(text)
-    return (
-        units >= PHRASE_CONTEXT_UNITS
-        and len(_SENTENCE_MARK.findall(text)) >= PHRASE_CONTEXT_MARKS
-        and text_units(el.text()) <= units  # a phrase, not a hover card or link list beside a short line
-        and el.find("img") is None
-    )
+    if el.find("img") is not None:
+        return False
+    if units >= PHRASE_CONTEXT_UNITS and len(_SENTENCE_MARK.findall(text)) >= PHRASE_CONTEXT_MARKS:
+        return text_units(el.text()) <= units  # a phrase, not a hover card or link list beside a short line
+    return nodes is not None and _short_line_in_prose(block, text)
+
+
+# A paragraph's text ends a sentence: its last mark, maybe before closing quotes or brackets.
+_ENDS_SENTENCE = re.compile(r"[.!?。！？…][\"'”’»)\]]*\s*$")
+
+
+def _short_line_in_prose(block: Element, around: str) -> bool:
+    """A short paragraph of running prose (a line of dialogue, a one-sentence paragraph) holding the phrase:
+    the block is a ``<p>`` that ends a sentence, the phrase has words of the sentence beside it (``around``,
+    outside links: not only punctuation), and one of the ``PHRASE_NEIGHBOUR_PARAGRAPHS`` nearest paragraphs
+    on either side (a dialogue runs several short lines) is prose in its own right (``PHRASE_CONTEXT_UNITS``
+    of text with a sentence mark). Removing the phrase would break that sentence,
+    and the class rule would leave the rest of the line anyway. A share row or a "Sign up" line has no
+    sentence end of its own, and a lone linked sentence has no words beside it."""
+    if block.tag != "p" or not any(ch.isalpha() for ch in around):
+        return False
+    if not _ENDS_SENTENCE.search(block.text()):
+        return False
+    parent = block.parent
+    if parent is None or len(parent.children) > PHRASE_SIBLINGS_MAX:
+        return False
+    kids = parent.children
+    at = kids.index(block)
+    for step in (-1, 1):  # the nearest paragraphs on each side (white space between them skipped)
+        i, seen = at + step, 0
+        while 0 <= i < len(kids) and seen < PHRASE_NEIGHBOUR_PARAGRAPHS:
+            sib = kids[i]
+            i += step
+            if sib.__class__ is Text and not sib.data.strip():
+                continue
+            if not isinstance(sib, Element) or sib.tag != "p":
+                break  # the run of paragraphs ends here
+            seen += 1
+            t = sib.text()
+            if text_units(t) >= PHRASE_CONTEXT_UNITS and _SENTENCE_MARK.search(t):
+                return True
+    return False
 
 
 def _line_among_siblings(el: Element, block: Element) -> tuple[str, str] | None:

@@ -88,6 +88,9 @@ PHRASE_BLOCK_MAX_NODES = 600  # a paragraph has fewer nodes; a bigger block is r
 PHRASE_LINE_MAX_NODES = 60  # a bigger block: a phrase's line is read from this many nodes each way ...
 PHRASE_SIBLINGS_MAX = 2_000  # ... in a block of at most this many children (more: not looked for)
 PHRASE_CONTEXT_MARKS = 1  # ... when it has a comma or sentence end (share rows and date lines have none)
+# A shorter paragraph ending a sentence is prose too when one of this many nearest paragraphs on either side
+# has that much sentence text: a story's dialogue runs a few one-line paragraphs between narrative ones.
+PHRASE_NEIGHBOUR_PARAGRAPHS = 3
 SENTENCE_SPAN_MIN_UNITS = 20  # a <p>'s sentence in a <span> has this much text outside links (credits: less)
 # The page's title heading is one of these (h4-h6 are a sidebar's or a box's own headings): a block opening
 # with one restating the title is the post (remove_by_selector.opens_with_title); one whose text is in the
@@ -117,6 +120,13 @@ DATA_TABLE_WORDED_CELLS = 0.5
 # --- tiny media (rules.TINY_RULES) --------------------------------------------------------------------------
 PIXEL_MAX = 2  # px: an image this small in both directions (or one, with a tracker URL) shows nothing
 ICON_MAX = 48  # px: an image within 48×48 named or sourced as an icon is decoration, not content
+# px: an image this small (width and height both given) is of type size: an icon before a label's words
+# ("[camera] In pictures") is the label's glyph, not a picture (type is 10-20 px tall, a thumbnail 50+).
+GLYPH_MAX_WIDTH = 32
+GLYPH_MAX_HEIGHT = 24
+# A line of this many words or fewer (no sentence end) right above a removed group of links, cards or
+# pictures that ends its parent is the group's label ("Latest", "More on this story", "In pictures").
+LABEL_MAX_WORDS = 6
 
 # --- scoring (select_root.score_candidates) -----------------------------------------------------------------
 PARAGRAPH_MIN_UNITS = 25  # Readability's 25 characters: shorter blocks are labels, not paragraphs

@@ -42,6 +42,9 @@ from ..signals import class_weight, interface_evidence, match_exact, match_parti
 from ..textstats import BLOCK_TAGS, HEADINGS, clause_marks, headed_by_link, led_by_link, text_units
 from ..thresholds import (
     BEST_BODY_SHARE,
+    GLYPH_MAX_HEIGHT,
+    GLYPH_MAX_WIDTH,
+    LABEL_MAX_WORDS,
     LINK_DENSITY_LITTLE_TEXT,
     LINK_POST_ITEM_UNITS,
     LINK_POST_LIST_SHARE,
@@ -388,15 +391,24 @@ def images_in_sentences(el: Element) -> int:
     mark or an emoji in a sentence. They are the sentence's glyphs, not pictures of an image grid."""
     n = 0
     for img in el.iter(include_self=False):
-        if img.tag == "img" and _words_around(img):
-            n += 1
+        if img.tag == "img":
+            before, after = _words_around(img)
+            if before and after:
+                n += 1
     return n
 
 
-def _words_around(img: Element) -> bool:
+def _glyph_sized(img: Element) -> bool:
+    w, h = media_size(img)
+    return w is not None and h is not None and w <= GLYPH_MAX_WIDTH and h <= GLYPH_MAX_HEIGHT
+
+
+def _words_around(img: Element) -> tuple[bool, bool]:
+    """Whether ``img``'s line (in its nearest block, lines end at line breaks) has words before and after it
+    (text in blocks nested in that block is on other lines)."""
     block = enclosing_block(img)
     if block is None:
-        return False
+        return False, False
     before = after = False
     seen = False
     for node in block.iter_nodes():
@@ -411,7 +423,7 @@ def _words_around(img: Element) -> bool:
                 after = True
                 break
             before = True
-    return before and after
+    return before, after
 
 
 def _inside_block(node: Text, block: Element) -> bool:
@@ -482,7 +494,12 @@ def run(ctx: Context) -> None:
         if why:
             # (read before the removal detaches it: see ``thumbnail_list``)
             holders = list(el.ancestors()) if thumbnail_list(el, st) else []
+            label = label_of_last_group(el) if why.startswith(GROUP_VERDICTS) else None
             ctx.remove(el, SCORE, f"{el.tag}:low-score", why, index(el))
+            if label is not None and label.nid not in ctx.core and not ctx.is_protected(label):
+                # (the label's few words stay in its ancestors' stats: outer blocks are judged as before)
+                ctx.remove(label, SCORE, f"{label.tag}:low-score", "label of a removed group", index(label))
+                removed.add(label.nid)
             for anc in holders:
                 s_anc = stats.get(anc.nid)
                 if s_anc is None:
@@ -835,6 +852,52 @@ def introduced_list(el: Element, stats: dict[int, Stat]) -> bool:
 _ANNOTATION = re.compile(r"\w")
 # the verdicts ``introduced_list`` answers: the list's links ("list of links", "link density ...")
 LINK_LIST_VERDICTS = ("list of links", "link density")
+# Verdicts on a group of links, cards or pictures: the short line above such a group is its label.
+GROUP_VERDICTS = ("list of links", "link density", "teaser group", "image grid", "promotional teaser")
+_LABEL_END = re.compile(r"[.!?。！？…][\"'”’)\]]*\s*$")
+_LABEL_TAGS = HEADINGS | {"p", "div", "span", "strong", "b", "em", "dt"}
+
+
+def label_of_last_group(el: Element) -> Element | None:
+    """The label line above ``el`` (a group about to be removed), when ``el`` is the last content of its
+    parent: the nearest element before it (white space and line breaks skipped) is a heading or a short
+    line (``LABEL_MAX_WORDS`` words or fewer, no sentence end, no picture but an icon, no block inside)
+    and nothing but white space, line breaks and empty elements follows ``el``. "Latest", "In pictures",
+    "More on this story" name the group; with the group gone they name nothing (a heading whose section
+    goes on after the group stays: the group is then not its section's last content)."""
+    parent = el.parent
+    if parent is None:
+        return None
+    kids = parent.children
+    at = kids.index(el)
+    for k in kids[at + 1 :]:
+        if k.__class__ is Text:
+            if k.data.strip():
+                return None
+        elif isinstance(k, Element) and k.tag not in CARD_SEPARATORS and (k.text().strip() or k.find("img")):
+            return None
+    i = at - 1
+    while i >= 0:
+        k = kids[i]
+        if k.__class__ is Text and not k.data.strip():
+            i -= 1
+        elif isinstance(k, Element) and k.tag in CARD_SEPARATORS:
+            i -= 1
+        else:
+            break
+    lab = kids[i] if i >= 0 else None
+    if not isinstance(lab, Element):
+        return None
+    if lab.tag in INLINE_TAGS and el.tag in INLINE_TAGS:
+        return None  # spans on one line (a byline's "Posted by" before its removed time): no label line
+    if lab.tag not in _LABEL_TAGS or any(d.tag == "img" and not _glyph_sized(d) for d in lab.iter()):
+        return None  # (an icon before the label's words is its glyph)
+    if any(d.tag in BLOCK_TAGS for d in lab.iter(include_self=False)):
+        return None
+    text = lab.text().strip()
+    if not text or len(text.split()) > LABEL_MAX_WORDS or _LABEL_END.search(text):
+        return None
+    return lab
 
 
 def holds_article(el: Element) -> bool:
