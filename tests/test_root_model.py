@@ -40,6 +40,43 @@ def test_choose_keeps_the_rules_root_unless_the_gain_clears_the_margin() -> None
     assert root_model.choose(cands, facts, [tree], 0.0, 0.4)[0] == 0
 
 
+def test_a_choice_that_rests_on_names_keeps_the_rules_root() -> None:
+    """Templates we never saw carry names our lists do not know: the model overrules the rules only when it
+    makes the same choice with the name features read as 0 (no known name)."""
+    body = parse_html("<html><body><div><p>" + "Words, more words. " * 20 + "</p></div></body></html>").body
+    div = body.element_children[0]
+    cands = [root_model.Candidate(div, frozenset(), "rules"), root_model.Candidate(body, frozenset(), "body")]
+    facts = root_model.page_facts(body, {}, {}, {}, [], None)
+    from readwell.measure import measure
+
+    facts.stats = measure(body)
+    body_at = root_model.FEATURES.index("is_body")
+    names_at = root_model.FEATURES.index("class_weight")
+
+    def gain_if(feature: int, threshold: float) -> root_model.Tree:
+        return ((feature, -1, -1), (threshold, 0.0, 0.0), (1, -1, -1), (2, -1, -1), (0.0, 0.0, 0.3))
+
+    # the body candidate wins on a name-free measure: chosen
+    assert root_model.choose(cands, facts, [gain_if(body_at, 0.5)], 0.0, 0.2)[0] == 1
+    # a gain for a name weight above -12.5 (any candidate, named or not, with weight 0): the same either way
+    both = [gain_if(body_at, 0.5), gain_if(names_at, -12.5)]
+    assert root_model.choose(cands, facts, both, 0.0, 0.2)[0] == 1
+    # the gain only for a named candidate (weight above 12.5; the body here has none): blind, it is not there
+    x = [0.0] * len(root_model.FEATURES)
+    x[names_at] = 25.0
+    assert root_model.without_names(x) == [0.0] * len(root_model.FEATURES)
+    assert root_model.decide([0.0, 0.3], lambda: [0.0, 0.0], 0.2) == 0
+    assert root_model.decide([0.0, 0.3], lambda: [0.0, 0.3], 0.2) == 1
+    # another best without names: the rules' root stays
+    assert root_model.decide([0.0, 0.3, 0.25], lambda: [0.0, 0.25, 0.3], 0.2) == 0
+
+    # no candidate clears the margin: the blind gains are not even computed
+    def never() -> list[float]:
+        raise AssertionError("gains without names computed")
+
+    assert root_model.decide([0.0, 0.1], never, 0.2) == 0
+
+
 def test_candidates_offer_the_kinds_asked_and_name_a_shared_root_by_both() -> None:
     html = "<html><body><section><div><p>" + "Words, more words. " * 20 + "</p></div></section></body></html>"
     body = parse_html(html).body
@@ -168,3 +205,20 @@ def test_a_pages_masked_copy_is_in_its_pages_fold() -> None:
     fold = train.folds_of(pages + copies)
     assert fold == train.folds_of(pages)
     assert sorted({*fold.values()}) == list(range(train.FOLDS))
+
+
+def _pid(_: object) -> int:
+    import os
+
+    return os.getpid()
+
+
+def test_training_jobs_run_outside_the_training_process() -> None:
+    """``_page_job`` replaces ``root_model.choose`` and ``OFFERED`` where it runs: with ``--jobs 1`` (or one
+    page to redo) it ran in the training process, whose validation then offered every kind of candidate."""
+    import os
+
+    from readwell.bench import train
+
+    assert train._map(_pid, [0], 1) != [os.getpid()]
+    assert train._map(_pid, [], 2) == []

@@ -253,14 +253,18 @@ def collect(
 
 
 def _map(fn: Callable[[Any], Any], items: list[Any], jobs: int) -> list[Any]:
-    if jobs > 1 and len(items) > 1:
-        with ProcessPoolExecutor(jobs) as pool:
-            return list(pool.map(fn, items, chunksize=2))
-    return [fn(x) for x in items]
+    """``fn`` over ``items`` in worker processes, always: ``_page_job``'s hooks replace ``root_model.choose``
+    and ``OFFERED`` in the process they run in (run here, with ``--jobs 1`` or one page to redo, ``rows_of``
+    then offered every kind to the model and its validation)."""
+    if not items:
+        return []
+    with ProcessPoolExecutor(max(1, jobs)) as pool:
+        return list(pool.map(fn, items, chunksize=2))
 
 
 # --- training and evaluation -------------------------------------------------------------------------------
 Row = tuple[str, str, list[list[float]], list[Counts]]  # set, page id, features per candidate, counts
+Preds = tuple[list[float], list[float]]  # a page's predicted gains per candidate: as measured, without names
 
 
 def rows_of(
@@ -352,20 +356,23 @@ def export(model: Any) -> tuple[float, list[Any]]:
     return base, trees
 
 
-def predictor(model: Any) -> Callable[[list[list[float]]], list[float]]:
-    """Predicted gains of a page's candidates, computed as ``select_root`` will (``root_model.predict``)."""
-    from ..root_model import predict
+def predictor(model: Any) -> Callable[[list[list[float]]], Preds]:
+    """Predicted gains of a page's candidates, with the name features and without them (``Preds``), computed
+    as ``select_root`` will (``root_model.predict``, ``root_model.without_names``)."""
+    from ..root_model import predict, without_names
 
     base, trees = export(model)
-    return lambda feats: [predict(trees, base, f) for f in feats]
+    return lambda feats: (
+        [predict(trees, base, f) for f in feats],
+        [predict(trees, base, without_names(f)) for f in feats],
+    )
 
 
-def pick(preds: list[float], margin: float) -> int:
-    """``root_model.choose``'s rule on predicted gains."""
-    if len(preds) < 2:
-        return 0
-    best = max(range(len(preds)), key=lambda i: (preds[i], -i))
-    return best if preds[best] - preds[0] > margin else 0
+def pick(preds: Preds, margin: float) -> int:
+    """``root_model.choose``'s rule (``root_model.decide``) on predicted gains."""
+    from ..root_model import decide
+
+    return decide(preds[0], lambda: preds[1], margin)
 
 
 def folds_of(rows: list[Row]) -> dict[tuple[str, str], int]:
@@ -398,12 +405,12 @@ def report(title: str, rows: list[Row], picks: list[int]) -> None:
         )
 
 
-def cross_validate(train: list[Row], evals: list[list[Row]]) -> list[list[list[float]]]:
+def cross_validate(train: list[Row], evals: list[list[Row]]) -> list[list[Preds]]:
     """For each list of ``evals`` (the pages, or the pages with a name family masked), every candidate's
     predicted gain by the model of the fold that saw neither its page nor any copy of it. Folds are dealt
     over the pages of ``evals[0]``."""
     fold = folds_of(evals[0])
-    out: list[list[list[float]]] = [[[] for _ in rows] for rows in evals]
+    out: list[list[Preds]] = [[([], []) for _ in rows] for rows in evals]
     for k in range(FOLDS):
         predict = predictor(fit([r for r in train if fold[r[0], r[1]] != k]))
         for rows, preds in zip(evals, out, strict=True):
@@ -413,9 +420,9 @@ def cross_validate(train: list[Row], evals: list[list[Row]]) -> list[list[list[f
     return out
 
 
-def leave_one_set_out(train: list[Row], evals: list[list[Row]]) -> list[list[list[float]]]:
+def leave_one_set_out(train: list[Row], evals: list[list[Row]]) -> list[list[Preds]]:
     """For each list of ``evals``, every candidate's predicted gain by a model trained on the other sets."""
-    out: list[list[list[float]]] = [[[] for _ in rows] for rows in evals]
+    out: list[list[Preds]] = [[([], []) for _ in rows] for rows in evals]
     for name in dict.fromkeys(r[0] for r in evals[0]):
         predict = predictor(fit([r for r in train if r[0] != name]))
         for rows, preds in zip(evals, out, strict=True):
