@@ -647,11 +647,20 @@ def _css_path_remembered(
 class Document:
     """A parsed page: the root ``#document`` element holding ``<html>``, plus the next free node id."""
 
-    __slots__ = ("root", "next_id")
+    __slots__ = ("root", "next_id", "released")
 
     def __init__(self, root: Element, next_id: int) -> None:
         self.root = root
         self.next_id = next_id
+        self.released = False  # ``release`` has run: nobody reads the tree again
+
+    def release(self) -> None:
+        """``release(self.root)``, once: a document worked on in place is released by its run
+        (``Context.release``) and again by its owner (``extract.extract_owned``); the second walk of the
+        whole page is skipped."""
+        if not self.released:
+            self.released = True
+            release(self.root)
 
     @property
     def html(self) -> Element:

@@ -19,7 +19,7 @@ from typing import Any
 
 from . import adapters, deadline, gc_pause, metadata
 from .context import BEST_SCORE_NOTE, ROOT_BEST, ROOT_PROSE, ROOT_RULES, Context, LogEntry, PageMeta
-from .dom import Document, Element, Text, normalize_space, release
+from .dom import Document, Element, Text, normalize_space
 from .errors import InputError
 from .fetch import fetch
 from .measure import Stat, measure
@@ -315,7 +315,7 @@ def extract_owned(doc: Document, opts: Options, reread: Callable[[], Document] |
     try:
         return _guarded(doc, opts, reread)
     finally:
-        release(doc.root)
+        doc.release()  # (once: an in-place run has released it already)
 
 
 def _guarded(doc: Document, opts: Options, reread: Callable[[], Document] | None) -> Result:
