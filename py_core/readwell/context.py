@@ -400,7 +400,7 @@ class Context:
         for el in self._dropped:
             dom.release(el)
         self._dropped = []
-        dom.release(self.doc.root)
+        self.doc.release()
         self.facts = None  # (taken facts may read the input again through this context: a cycle)
 
     def note(self, step: str, el: Element, detail: str) -> None:

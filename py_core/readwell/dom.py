@@ -251,6 +251,21 @@ class Element(Node):
                 stack += reversed(n.children)
         return "".join(out)
 
+    def shows_text(self) -> bool:
+        """``bool(normalize_space(self.text()))``: a text node below (outside ``<script>``/``<style>`` below
+        self, as ``text``) holds a character that is not white space. Found without joining the text: the
+        walk stops at the first such node (asked of every block of an item or a list, where the text is
+        read only when it is there)."""
+        stack: list[Node] = [self]
+        while stack:
+            n = stack.pop()
+            if n.__class__ is Text:
+                if n.data.strip():
+                    return True
+            elif n is self or n.tag not in NON_TEXT:  # type: ignore[attr-defined]
+                stack += n.children  # type: ignore[attr-defined]
+        return False
+
     def text_start(self, limit: int) -> str:
         """``normalize_space(self.text())[:limit]``, reading only as much text as that needs.
 
@@ -632,11 +647,20 @@ def _css_path_remembered(
 class Document:
     """A parsed page: the root ``#document`` element holding ``<html>``, plus the next free node id."""
 
-    __slots__ = ("root", "next_id")
+    __slots__ = ("root", "next_id", "released")
 
     def __init__(self, root: Element, next_id: int) -> None:
         self.root = root
         self.next_id = next_id
+        self.released = False  # ``release`` has run: nobody reads the tree again
+
+    def release(self) -> None:
+        """``release(self.root)``, once: a document worked on in place is released by its run
+        (``Context.release``) and again by its owner (``extract.extract_owned``); the second walk of the
+        whole page is skipped."""
+        if not self.released:
+            self.released = True
+            release(self.root)
 
     @property
     def html(self) -> Element:

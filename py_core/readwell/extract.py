@@ -19,7 +19,7 @@ from typing import Any
 
 from . import adapters, deadline, gc_pause, metadata
 from .context import BEST_SCORE_NOTE, ROOT_BEST, ROOT_PROSE, ROOT_RULES, Context, LogEntry, PageMeta
-from .dom import Document, Element, Text, normalize_space, release
+from .dom import Document, Element, Text, normalize_space
 from .errors import InputError
 from .fetch import fetch
 from .measure import Stat, measure
@@ -27,7 +27,7 @@ from .options import FORMAT_KEYS, FORMATS, OPTION_NAMES, Options
 from .parse import parse_html, read_file
 from .pipeline import STAGE_NAMES, run_stages, stage_names
 from .readerable import Readerable, readerable_of
-from .render_html import serialize, written
+from .render_html import events_of, serialize
 from .render_markdown import front_matter, to_markdown, to_text
 from .rules import TITLE_SEPARATORS
 from .sanitize import bleach_final, sanitize_tree
@@ -315,7 +315,7 @@ def extract_owned(doc: Document, opts: Options, reread: Callable[[], Document] |
     try:
         return _guarded(doc, opts, reread)
     finally:
-        release(doc.root)
+        doc.release()  # (once: an in-place run has released it already)
 
 
 def _guarded(doc: Document, opts: Options, reread: Callable[[], Document] | None) -> Result:
@@ -360,11 +360,10 @@ def _article_of(ctx: Context, opts: Options) -> _Article:
     wanted = opts.formats
     whole = work_root.tag in LIST_ROOT_TAGS or work_root.tag == "table"
     # bleach is given our tree's walk with the text: it proves html5lib's re-parse of the text from it
-    html = (
-        bleach_final(serialize(work_root, include_self=whole), written(work_root, include_self=whole))
-        if "html" in wanted
-        else ""
-    )
+    html = ""
+    if "html" in wanted:
+        ours = serialize(work_root, include_self=whole)
+        html = bleach_final(ours, events_of(ours, work_root, include_self=whole))
     text = to_text(work_root)
     md = to_markdown(work_root) if "markdown" in wanted else ""
     words = word_count(text)

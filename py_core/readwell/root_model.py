@@ -149,15 +149,19 @@ def page_facts(
     ranked: Sequence[Element],
     title: str | None,
     elements: list[Element] | None = None,
+    title_heads: list[Element] | None = None,
 ) -> PageFacts:
-    """The facts of the page below ``body``; ``elements`` is ``list(body.iter())`` when the caller has it."""
+    """The facts of the page below ``body``; ``elements`` is ``list(body.iter())`` when the caller has it,
+    ``title_heads`` the title headings among them (``is_title_heading`` of ``title``, space-normalized and
+    lower case) when the caller has those (select_root's ``Scoring.title_headings``)."""
     t = normalize_space(title or "").lower()
-    heads: list[Element] = []
+    heads: list[Element] = [] if title_heads is None else list(title_heads)
+    find_heads = bool(t) and title_heads is None
     markers: list[Element] = []
     commentish: list[Element] = []
     for e in body.iter() if elements is None else elements:
         tag = e.tag
-        if t and is_title_heading(e, t):
+        if find_heads and is_title_heading(e, t):
             heads.append(e)
         attrs = e.attrs
         if not attrs:  # most elements: only the tag can make them a marker

@@ -56,13 +56,13 @@ def extracted_trees(pages: list[Any], monkeypatch: pytest.MonkeyPatch) -> list[t
     """The trees (and ``include_self``) ``bleach_final`` is given the walk of while extracting ``pages``,
     checked right then (the tree is the run's, released after it)."""
     seen: list[tuple[Element, bool]] = []
-    stock = EXTRACT.written
+    stock = EXTRACT.events_of
 
-    def record(root: Element, include_self: bool = True) -> Any:
+    def record(html: str, root: Element, include_self: bool = True) -> Any:
         seen.append((root, include_self))
-        return stock(root, include_self=include_self)
+        return stock(html, root, include_self=include_self)
 
-    monkeypatch.setattr(EXTRACT, "written", record)
+    monkeypatch.setattr(EXTRACT, "events_of", record)
     for page in pages:
         try:
             readwell.extract(page, url=article.PAGE_URL)
@@ -308,3 +308,29 @@ def test_tree_route_on_our_usual_markup(monkeypatch: pytest.MonkeyPatch) -> None
     pre.append(Element("code", {"class": "language-py"}))  # type: ignore[union-attr]
     pre.children[0].append(Text("a = 1\n\n  b < 2\n"))  # type: ignore[union-attr, attr-defined]
     assert check(root, include_self=False)
+
+
+def test_serialize_hands_its_walk_to_events_of_once() -> None:
+    """``extract`` walks the article once: ``events_of`` gives the events ``serialize`` walked for the string
+    it returned (once), and a new walk for anything else; the events are ``written``'s either way."""
+    from readwell.parse import parse_html
+    from readwell.render_html import events_of
+
+    body = parse_html(
+        "<html><body><div><p>One <b>two</b></p><p>Three &amp; four</p></div></body></html>"
+    ).body
+    assert body is not None
+    div = body.element_children[0]
+    walk = list(written(div, include_self=False))
+    html = serialize(div, include_self=False)
+    first = events_of(html, div, include_self=False)
+    assert isinstance(first, list) and first == walk
+    again = events_of(html, div, include_self=False)  # handed once: a new walk now
+    assert not isinstance(again, list) and list(again) == walk
+    html = serialize(div, include_self=False)
+    assert list(events_of(html, div, include_self=True)) == list(written(div, include_self=True))
+    html = serialize(div, include_self=False)
+    equal = "".join([html[:1], html[1:]])  # the same text, another string: not the walk's
+    assert equal == html and equal is not html
+    assert not isinstance(events_of(equal, div, include_self=False), list)
+    assert sanitize.bleach_final(html, events_of(html, div, include_self=False)) == html5lib_route(html)

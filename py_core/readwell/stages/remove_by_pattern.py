@@ -532,9 +532,9 @@ def teaser_cards(els: list[Element]) -> bool:
     """The elements after a related-stories heading are cards, each a headline link with a line of summary
     (sentences lower their link density, so density alone keeps them): at least ``TEASER_TAIL_MIN_CARDS``
     items, every one led by a link or headed by a linked heading. A lone wrapper is looked into."""
-    items = [e for e in els if normalize_space(e.text())]
+    items = [e for e in els if e.shows_text()]
     while len(items) == 1:
-        items = [e for e in items[0].element_children if normalize_space(e.text())]
+        items = [e for e in items[0].element_children if e.shows_text()]
     return len(items) >= TEASER_TAIL_MIN_CARDS and all(led_by_link(e) or headed_by_link(e) for e in items)
 
 

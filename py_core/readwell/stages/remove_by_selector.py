@@ -10,6 +10,7 @@ class/id tokens, and most carry a guard that keeps blocks reading as prose (``Re
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from ..context import EXACT, PARTIAL, Context
 from ..dom import Element, Text, nodes_after, normalize_space
@@ -93,13 +94,17 @@ def remove_post_tail(ctx: Context, root: Element, titles: list[str]) -> None:
     machinery by shape: a posting step (``posting_box``) or a ping address (``address_box``). With its
     class names masked the comment area's captcha note and trackback box followed short posts into the
     output; inside the post the same shapes (a how-to with a form, an address quoted in the prose) stay."""
-    post = next(
-        (e for e in root.iter(include_self=False) if any(opens_with_title(e, t) for t in titles)),
-        None,
-    )
-    if post is None:
+    if not titles:
         return
-    head = next(e for e in post.iter(include_self=False) if e.tag in TITLE_BLOCK_HEADINGS)
+    # (one walk of each element's opening for all the titles, and the heading it found is the post's)
+    post = head = None
+    for e in root.iter(include_self=False):
+        head = opening_heading(e)
+        if head is not None and restates_title(head, titles):
+            post = e
+            break
+    if post is None or head is None:
+        return
     if text_units(post.text()) - text_units(head.text()) < POST_MIN_UNITS:
         return  # a header holding only the headline: the post's body follows it
     stats = ctx.measure(root)
@@ -174,14 +179,28 @@ def opens_with_title(el: Element, title: str) -> bool:
     person's name or "About the author", not with the page's headline."""
     if not title:
         return False
+    head = opening_heading(el)
+    return head is not None and restates_title(head, (title,))
+
+
+def opening_heading(el: Element) -> Element | None:
+    """``el``'s first heading (``TITLE_BLOCK_HEADINGS``, below ``el``) when no text comes before it."""
     for node in el.iter_nodes():
         if isinstance(node, Text):
             if node.data.strip():
-                return False
+                return None
         elif isinstance(node, Element) and node is not el and node.tag in TITLE_BLOCK_HEADINGS:
-            text = normalize_space(node.text())
-            return len(text.split()) >= POST_TITLE_MIN_WORDS and same_title(text, title)
-    return False
+            return node
+    return None
+
+
+def restates_title(head: Element, titles: Iterable[str]) -> bool:
+    """``head``'s text restates one of ``titles`` (``same_title``) in at least ``POST_TITLE_MIN_WORDS``
+    words (``opens_with_title``)."""
+    text = normalize_space(head.text())
+    if len(text.split()) < POST_TITLE_MIN_WORDS:
+        return False
+    return any(t and same_title(text, t) for t in titles)
 
 
 def headed_bio_box(el: Element, st: Stat, title: str) -> bool:

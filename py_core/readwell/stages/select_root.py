@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .. import root_model, root_model_data
@@ -101,6 +101,7 @@ from ..thresholds import (
     TITLE_ANCHOR_LEVELS,
     TITLE_ANCHOR_PROSE_SHARE,
     TITLE_ANCHOR_SCORE_SHARE,
+    TITLE_BLOCK_HEADINGS,
 )
 from ..video import PLAYER_TAGS
 
@@ -163,8 +164,25 @@ class Scoring:
     # beside the article, whose prose the sections climb does not count
     beside: tuple[Element, ...] = ()
 
+    # title (space-normalized, lower case) → the title headings among ``body_elements`` (``title_headings``)
+    _title_heads: dict[str, list[Element]] = field(default_factory=dict)
+
     def score(self, el: Element) -> float:
         return self.scores.get(el.nid, 0.0)
+
+    def title_headings(self, title: str) -> list[Element]:
+        """The elements of ``body_elements`` that are title headings (``is_title_heading``) of ``title``
+        (space-normalized, lower case), in document order: one walk for ``_title_anchored`` and the learned
+        root's page facts (``root_model.page_facts``)."""
+        heads = self._title_heads.get(title)
+        if heads is None:
+            heads = [
+                e
+                for e in self.body_elements or ()
+                if e.tag in TITLE_BLOCK_HEADINGS and is_title_heading(e, title)
+            ]
+            self._title_heads[title] = heads
+        return heads
 
     def ranked(self) -> list[Element]:
         """Candidates, best first (ties keep document order of first scoring)."""
@@ -274,8 +292,8 @@ def _tab_panels(
     for e in elements:
         if e.tag not in ("ul", "ol"):
             continue
-        hrefs = [a.get("href") for a in e.iter() if a.tag == "a"]
-        if len(hrefs) < 2 or not all(h.startswith("#") and len(h) > 1 for h in hrefs):
+        hrefs = _anchor_hrefs(e)
+        if hrefs is None or len(hrefs) < 2:
             continue
         targets = [by_id.get(h[1:]) for h in hrefs]
         panels = [t for t in targets if t is not None]
@@ -285,6 +303,19 @@ def _tab_panels(
             continue  # the article in tabs or sections with a contents list (a guide and its notes)
         out.update(t.nid for t in panels if t.nid not in holders)
     return frozenset(out)
+
+
+def _anchor_hrefs(e: Element) -> list[str] | None:
+    """The addresses of the links in ``e`` when every one is an in-page anchor (``#id``), else None (the
+    walk stops at the first other address: most lists are a menu of pages)."""
+    hrefs: list[str] = []
+    for a in e.iter():
+        if a.tag == "a":
+            h = a.get("href")
+            if len(h) < 2 or not h.startswith("#"):
+                return None
+            hrefs.append(h)
+    return hrefs
 
 
 def _thread_runs(sc: Scoring) -> tuple[list[Element], frozenset[int]]:
@@ -313,14 +344,14 @@ def _thread_runs(sc: Scoring) -> tuple[list[Element], frozenset[int]]:
             continue
         if len(kids) < THREAD_SHAPE_MIN_ITEMS or max(own) > THREAD_SHAPE_MAX_ITEM_SHARE * total:
             continue
-        dated = [i for i, k in enumerate(kids) if _dated_head(k) or _signed_foot(k)]
         # a reply tree's share counts the items holding text: its empty items are placeholders (a hidden
         # reply, a "load more" stub) and its collapsed replies show a title line without the head; a flat
         # run's counts the children showing any text: an empty anchor before each comment (``<a
         # name="c12">``, a jump target) is no item, and halved the share of a thread of dated comments
         tree = len(kids) != len(el.element_children)
         counted = sum(1 for o in own if o > 0) if tree else sum(1 for k in kids if sc.stats[k.nid].units > 0)
-        if len(dated) < THREAD_SHAPE_MIN_ITEMS or len(dated) < THREAD_SHAPE_DATED_SHARE * max(counted, 1):
+        dated = _dated_items(kids, counted)
+        if dated is None:
             continue
         holders.append(el)
         left = kids[dated[1] :]
@@ -329,6 +360,25 @@ def _thread_runs(sc: Scoring) -> tuple[list[Element], frozenset[int]]:
             # a kept item holding left-out replies scores as a paragraph with all their text: left out too
             skip.update(k.nid for k in kids[: dated[1]] if any(r.within(k) for r in left))
     return holders, frozenset(skip)
+
+
+def _dated_items(kids: list[Element], counted: int) -> list[int] | None:
+    """The indexes of ``kids`` that are dated items (``_dated_head`` or ``_signed_foot``) when they are
+    ``THREAD_SHAPE_MIN_ITEMS`` or more and ``THREAD_SHAPE_DATED_SHARE`` of ``counted`` or more, else None.
+    Why the early stop: most candidates with enough children are an article's blocks, none of them dated, and
+    the heads of all of them were read; once the items left cannot reach either floor the answer is None."""
+    dated: list[int] = []
+    left = len(kids)
+    share = THREAD_SHAPE_DATED_SHARE * max(counted, 1)
+    for i, k in enumerate(kids):
+        if len(dated) + left < THREAD_SHAPE_MIN_ITEMS or len(dated) + left < share:
+            return None
+        left -= 1
+        if _dated_head(k) or _signed_foot(k):
+            dated.append(i)
+    if len(dated) < THREAD_SHAPE_MIN_ITEMS or len(dated) < share:
+        return None
+    return dated
 
 
 _LIST_TAGS = frozenset({"ul", "ol", "dl"})
@@ -526,7 +576,7 @@ def _signed_foot(item: Element) -> bool:
         return False
     last = item
     for _ in range(THREAD_HEAD_LEVELS):
-        kids = [c for c in last.element_children if c.tag not in SKIP_TAGS and normalize_space(c.text())]
+        kids = [c for c in last.element_children if c.tag not in SKIP_TAGS and c.shows_text()]
         if not kids:
             return False
         last = kids[-1]
@@ -916,7 +966,7 @@ def _title_anchored(sc: Scoring, title: str) -> Element | None:
     t = normalize_space(title).lower()
     if not t or not sc.body_elements or len(sc.scores) < 2:
         return None
-    heads = [e for e in sc.body_elements if is_title_heading(e, t)]
+    heads = sc.title_headings(t)
     if not heads:
         return None
     order = {e.nid: i for i, e in enumerate(sc.body_elements)}
@@ -1328,8 +1378,16 @@ def _learned_root(
     cands = root_model.candidates(body, ranked, top, joined)
     if len(cands) < 2 or not root_model_data.TREES:
         return top, joined
+    title = normalize_space(ctx.meta.title or "").lower()
     facts = root_model.page_facts(
-        body, sc.stats, sc.scores, sc.prose, ranked, ctx.meta.title, sc.body_elements
+        body,
+        sc.stats,
+        sc.scores,
+        sc.prose,
+        ranked,
+        ctx.meta.title,
+        sc.body_elements,
+        sc.title_headings(title) if sc.body_elements is not None else None,
     )
     i, preds = root_model.choose(
         cands, facts, root_model_data.TREES, root_model_data.BASE, root_model_data.MARGIN
