@@ -17,7 +17,7 @@ import pytest
 import readwell
 from readwell import adapters
 from readwell.context import Context
-from readwell.dom import HTML_NS, MATH_NS, SVG_NS, Document, Element, Node, Text
+from readwell.dom import HTML_NS, MATH_NS, MAX_DEPTH, SVG_NS, Document, Element, Node, Text
 from readwell.extract import extract_document, extract_owned, make_options
 from readwell.parse import fast_parser, parse_html
 from readwell.render_html import serialize
@@ -199,3 +199,45 @@ def test_input_seen_through_a_noscript_replaced_before_the_root(
     assert seen == [True]
     assert copied.byline == "Ann Example"
     assert outcome(in_place) == outcome(copied)
+
+
+@pytest.mark.parametrize("fx", [pytest.param(fx, id=fx.name) for fx in FIXTURES[:40]])
+def test_the_snapshot_builders_order_is_the_walks(fx: fixturelib.Fixture) -> None:
+    """``from_snapshot`` hands its elements over in the order made (``Document.take_built_order``, read by
+    an in-place run instead of walking the page): that order is ``list(root.iter())``, given once."""
+    doc = adapters.from_snapshot(to_snapshot(parse_html(fx.data).html))
+    walk = list(doc.root.iter())
+    order = doc.take_built_order()
+    assert (
+        order is not None
+        and len(order) == len(walk)
+        and all(a is b for a, b in zip(order, walk, strict=True))
+    )
+    assert doc.take_built_order() is None
+
+
+def test_no_built_order_once_the_tree_changes_or_when_capped() -> None:
+    """The order is dropped when the document adds its own ``body``/``head``/``html``, and never given when
+    the depth cap moved elements up (made order is not document order then); a snapshot without ``html``
+    gets the wrapper in its order."""
+    doc = adapters.from_snapshot({"t": "html", "id": 1, "c": [{"t": "head", "id": 2}]})
+    assert doc.built_order is not None
+    doc.body  # noqa: B018 - adds the missing body
+    assert doc.take_built_order() is None
+    doc = adapters.from_snapshot({"t": "div", "id": 3, "c": [{"t": "p", "id": 4, "c": ["x"]}, "y"]})
+    order = doc.take_built_order()
+    assert order is not None and [e.tag for e in order] == [e.tag for e in doc.root.iter()]
+    assert [e.tag for e in order] == ["#document", "html", "div", "p"]
+    deep: dict[str, Any] = {"t": "p", "id": 10_000}
+    for i in range(MAX_DEPTH + 5):
+        deep = {
+            "t": "div" if i % 2 else "table",
+            "id": 10_000 - i - 1,
+            "c": [deep, {"t": "p", "id": 20_000 + i}],
+        }
+    doc = adapters.from_snapshot({"t": "html", "id": 1, "c": [{"t": "body", "id": 2, "c": [deep]}]})
+    assert doc.take_built_order() is None
+    doc = adapters.from_snapshot({"t": "html", "id": 1, "c": [{"t": "body", "id": 2}]})
+    assert doc.built_order is not None
+    doc.release()
+    assert doc.take_built_order() is None

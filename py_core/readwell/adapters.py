@@ -123,7 +123,7 @@ def from_snapshot(snap: dict[str, Any]) -> Document:
     new_element = Element.__new__
     new_text = Text.__new__
     lower: dict[str, str] = {}  # tag as sent -> lower case (a page has a few dozen distinct tags)
-    with_attrs: list[Element] = []  # elements whose ``attrs`` is still the snapshot's own dict
+    made: list[Element] = [doc_root]  # the elements in the order made: document order unless capped
     # frames: (the rest of a child list, the element it goes into, its depth, the holder at the depth cap)
     stack: list[tuple[Iterator[Any], Element, int, Element | None]] = [(iter((snap,)), doc_root, 0, None)]
     pop = stack.pop  # (pushes are ``stack.append``, not a bound ``append``: see ``dom.Element.iter``)
@@ -136,6 +136,7 @@ def from_snapshot(snap: dict[str, Any]) -> Document:
         holder = parent
         if not shallow:
             below = holder = cap if cap is not None else parent
+        held = holder.children
         for node in rest:
             if dl is not None:
                 dl.tick()
@@ -150,9 +151,11 @@ def from_snapshot(snap: dict[str, Any]) -> Document:
                     kids.append(t)
                     texts.append(t)
                 continue
-            if not isinstance(node, dict):
+            if node.__class__ is not dict and not isinstance(node, dict):
                 continue
-            sent = node.get("t", "div")
+            # (``k in node`` and ``node[k]`` rather than ``node.get(k)``: no call of a C method per key, the
+            # cost that Pyodide's call trampoline multiplies; ``benchmarks/README.md``, extspeed10)
+            sent = node["t"] if "t" in node else "div"
             tag = lower.get(sent) if sent.__class__ is str else None
             if tag is None:
                 tag = str(sent).lower()
@@ -163,33 +166,33 @@ def from_snapshot(snap: dict[str, Any]) -> Document:
             if shallow or tag in CAP_BLOCKS:  # same depth cap as the html5lib builder (parity)
                 el = new_element(Element)
                 el.tag = tag
-                ns = node.get("ns")
+                ns = node["ns"] if "ns" in node else None
                 el.ns = HTML_NS if ns is None else _NS.get(ns, HTML_NS)
-                raw = node.get("a")
-                if raw.__class__ is dict:
-                    el.attrs = raw  # checked below, with every other element's at once
-                    with_attrs.append(el)
-                else:
-                    el.attrs = _attrs(raw) if raw else {}
+                raw = node["a"] if "a" in node else None
+                # the snapshot's own dict is checked below, with every other element's at once
+                el.attrs = raw if raw.__class__ is dict else _attrs(raw) if raw else {}
                 el.children = []
-                nid = node.get("id", 0)
+                made.append(el)
+                nid = node["id"] if "id" in node else 0
                 el.nid = nid = nid if nid.__class__ is int else int(nid)
                 if nid > top:
                     top = nid
-                lay = node.get("l")
-                el.layout = dict(lay) if isinstance(lay, dict) else None
+                lay = node["l"] if "l" in node else None
+                el.layout = None if lay is None else dict(lay) if isinstance(lay, dict) else None
                 el.parent = holder
-                holder.children.append(el)
+                held.append(el)
                 target = el
             else:
                 target = parent
-            kids_in = node.get("c")
+            kids_in = node["c"] if "c" in node else None
             if kids_in:  # the element's subtree first, then the rest of this list
                 stack.append((rest, parent, depth, cap))
                 stack.append((iter(kids_in), target, depth + 1, below))
                 break
-    if with_attrs and not _plain_attrs([el.attrs for el in with_attrs]):
-        for el in with_attrs:
+    # every element's attributes, those converted already (``_attrs``) included: they pass the check, and
+    # converting them again gives the same
+    if not _plain_attrs([el.attrs for el in made]):
+        for el in made:
             el.attrs = _attrs(el.attrs)
     # text nodes get fresh ids after the element ids
     n = top
@@ -205,4 +208,6 @@ def from_snapshot(snap: dict[str, Any]) -> Document:
         for c in list(doc_root.children):
             html.append(c)
         doc_root.append(html)
-    return Document(doc_root, n)
+        made.insert(1, html)  # (it holds every element made)
+    # the order made is ``list(doc_root.iter())`` unless the depth cap moved elements to an ancestor
+    return Document(doc_root, n, None if capped else made)

@@ -647,17 +647,33 @@ def _css_path_remembered(
 class Document:
     """A parsed page: the root ``#document`` element holding ``<html>``, plus the next free node id."""
 
-    __slots__ = ("root", "next_id", "released")
+    __slots__ = ("root", "next_id", "released", "built_order")
 
-    def __init__(self, root: Element, next_id: int) -> None:
+    def __init__(self, root: Element, next_id: int, built_order: list[Element] | None = None) -> None:
         self.root = root
         self.next_id = next_id
         self.released = False  # ``release`` has run: nobody reads the tree again
+        # ``list(root.iter())`` as the builder made the tree (``adapters.from_snapshot``), until it changes:
+        # see ``take_built_order``
+        self.built_order = built_order
+
+    def take_built_order(self) -> list[Element] | None:
+        """``list(self.root.iter())`` from the builder, once, when the tree is still as built; else None.
+
+        Why: an in-place run lists the page's elements first (``extract.run_pipeline``), and the snapshot
+        builder made them in that very order (one walk of the page fewer, on every extension command). Who
+        changes the tree of a document made with an order drops it (``html``/``head``/``body`` here when they
+        add the element; ``extract.run_pipeline`` takes it before any stage runs; ``release``); the only
+        other holders of a fresh snapshot document before that are read-only (``measure``, ``readerable``)."""
+        order = self.built_order
+        self.built_order = None
+        return order
 
     def release(self) -> None:
         """``release(self.root)``, once: a document worked on in place is released by its run
         (``Context.release``) and again by its owner (``extract.extract_owned``); the second walk of the
         whole page is skipped."""
+        self.built_order = None
         if not self.released:
             self.released = True
             release(self.root)
@@ -667,6 +683,7 @@ class Document:
         for c in self.root.children:
             if isinstance(c, Element) and c.tag == "html":
                 return c
+        self.built_order = None
         el = Element("html")
         self.root.append(el)
         return el
@@ -677,6 +694,7 @@ class Document:
         for c in h.children:
             if isinstance(c, Element) and c.tag == "head":
                 return c
+        self.built_order = None
         el = Element("head")
         h.insert(0, el)
         return el
@@ -687,6 +705,7 @@ class Document:
         for c in h.children:
             if isinstance(c, Element) and c.tag in ("body", "frameset"):
                 return c
+        self.built_order = None
         el = Element("body")
         h.append(el)
         return el

@@ -268,7 +268,11 @@ def run_pipeline(
     in rare branches, of ``reread()``. Runs whose every step reads the input (``debug``: log paths), and
     those with a ``selector`` or a disabled stage, still copy, as does a document whose ids repeat."""
     if reread is not None and not (opts.debug or opts.selector or opts.disable):
-        order = list(doc.root.iter())
+        order = doc.take_built_order()
+        if order is None:
+            order = list(doc.root.iter())
+        else:
+            deadline.tick(len(order))  # (as the walk would have)
         if len({e.nid for e in order}) == len(order):
             ctx = Context(doc, opts, root_choice=root_choice, in_place=True, reread=reread)
             ctx._kept, ctx._input_ids = {}, doc.next_id

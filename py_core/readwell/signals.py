@@ -285,20 +285,27 @@ def thread_start(el: Element) -> str | None:
         heading = _heading_text(el)
         if not THREAD_HEADING.match(heading):
             return None
+    names = tokens_of(el.get("id") + " " + el.get("name"))
+    # a named block whose names say nothing of a thread, and that is no heading, is no start whatever its
+    # text: decided before its whole text and links are read (a page's named wrappers hold most of it)
+    kind = "thread name" if names & THREAD_NAME_TOKENS else "name" if names & COMMENT_TOKENS else None
+    if kind is None:
+        if el.tag not in _THREAD_HEADING_TAGS:
+            return None
+        if heading is None:  # a named heading: its text says so, or it is no start
+            heading = _heading_text(el)
+            if not THREAD_HEADING.match(heading):
+                return None
     if el.tag == "a" and el.get("href") or any(a.tag == "a" and a.get("href") for a in el.ancestors()):
         return None
     units = text_units(el.text())
     if units and _link_units(el) * 2 >= units:
         return None
-    names = tokens_of(el.get("id") + " " + el.get("name"))
-    if names & THREAD_NAME_TOKENS:
-        return "thread name"
-    if names & COMMENT_TOKENS:
-        return "name"
-    if el.tag in _THREAD_HEADING_TAGS and units <= THREAD_HEADING_MAX_UNITS:
-        t = heading if heading is not None else _heading_text(el)
-        if THREAD_HEADING.match(t):
-            return "bare heading" if THREAD_HEADING_BARE.match(t) else "heading"
+    if kind is not None:
+        return kind
+    if units <= THREAD_HEADING_MAX_UNITS:  # (a heading whose text says so: ``heading`` is read)
+        assert heading is not None
+        return "bare heading" if THREAD_HEADING_BARE.match(heading) else "heading"
     return None
 
 
