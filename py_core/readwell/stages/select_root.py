@@ -1113,7 +1113,45 @@ def _siblings_to_join(top: Element, sc: Scoring) -> set[int]:
                 and sib.tag == "p"
             ):
                 joined.add(sib.nid)
+    _join_interludes(sibs, top, top_at, joined, stats)
     return joined
+
+
+def _join_interludes(
+    sibs: list[Element], top: Element, top_at: int, joined: set[int], stats: dict[int, Stat]
+) -> None:
+    """Blocks after the article that the article resumes after: a sibling between the candidate (or a
+    sibling joined after it) and a later joined sibling of the same tag, with a block's worth of text and
+    few links, is part of the run (a data table set in its own wrapper between the text's blocks, its
+    cells reading as one clause: the prose step wants a couple). Only a block with an element sibling of
+    its own tag joined after it counts: the text goes on in the same kind of wrapper, so the block sits
+    inside the article, not at its end (where the comments, related lists and footers are). Promotional
+    boxes, negative names and link blocks stay out, as in the sibling step."""
+    later = [at for at in range(top_at + 1, len(sibs)) if sibs[at].nid in joined]
+    if not later:
+        return
+    last = later[-1]
+    for at in range(top_at + 1, last):
+        sib = sibs[at]
+        if sib.nid in joined or sib.tag in SKIP_TAGS:
+            continue
+        st = stats.get(sib.nid)
+        if (
+            st is None
+            or st.units <= SIBLING_PROSE_UNITS
+            or st.link_density >= SIBLING_PROSE_LINK_DENSITY
+            or hidden_reason(sib)
+            or sib.tag in UNLIKELY_TAGS
+            or _comment_compound(sib)
+            or (sib.tag in DIV_LIKE and class_weight(sib) < 0)
+        ):
+            continue
+        if not any(sibs[n].tag == sib.tag for n in later if n > at):
+            continue
+        text = normalize_space(sib.text())
+        if PROMO_TEXT.search(text) and st.units < PROMO_MAX_UNITS:
+            continue
+        joined.add(sib.nid)
 
 
 # The HTML parser's formatting elements (the "list of active formatting elements"): an end tag of one of them
