@@ -206,6 +206,9 @@ BYLINE_LINE_MAX_WORDS = 8  # words besides the name on a byline line ("By X, AP 
 # ago" has 6); a sentence naming the author has more ("X, who covers the harbour, wrote from the quay ...")
 
 # --- a group of teaser cards inside the root (remove_low_score.teaser_group) --------------------------------
+# A teaser card may open with a short label before its linked headline (a section, a source, a date: "Market
+# recaps - ", "12 May 2031: "): at most this many words; a longer opening is a sentence that holds a link.
+TEASER_LABEL_MAX_WORDS = 6
 TEASER_GROUP_MAX_SHARE = 0.4  # of the root's text: a larger group of linked headlines with a paragraph each
 # may be the article (a news roundup, a list of talks or books the post is about), so it needs more evidence:
 TEASER_EXCERPTS_MIN_PART = 0.75  # ... this part of its cards end in an ellipsis: excerpts of other pages, cut
