@@ -31,6 +31,7 @@ from .thresholds import (
     PHRASE_CONTEXT_UNITS,
     PHRASE_LINE_MAX_NODES,
     PHRASE_NEIGHBOUR_PARAGRAPHS,
+    PHRASE_SHORT_LINE_MAX_LINKS,
     PHRASE_SIBLINGS_MAX,
     PIXEL_MAX,
     PROSE_MAX_LINK_DENSITY,
@@ -274,23 +275,30 @@ def phrase_in_prose(el: Element) -> bool:
         return False
     if units >= PHRASE_CONTEXT_UNITS and len(_SENTENCE_MARK.findall(text)) >= PHRASE_CONTEXT_MARKS:
         return text_units(el.text()) <= units  # a phrase, not a hover card or link list beside a short line
-    return nodes is not None and _short_line_in_prose(block, text)
+    return nodes is not None and _short_line_in_prose(block, text, el)
 
 
 # A paragraph's text ends a sentence: its last mark, maybe before closing quotes or brackets.
 _ENDS_SENTENCE = re.compile(r"[.!?。！？…][\"'”’»)\]]*\s*$")
 
 
-def _short_line_in_prose(block: Element, around: str) -> bool:
+def _short_line_in_prose(block: Element, around: str, el: Element) -> bool:
     """A short paragraph of running prose (a line of dialogue, a one-sentence paragraph) holding the phrase:
     the block is a ``<p>`` that ends a sentence, the phrase has words of the sentence beside it (``around``,
     outside links: not only punctuation), and one of the ``PHRASE_NEIGHBOUR_PARAGRAPHS`` nearest paragraphs
     on either side (a dialogue runs several short lines) is prose in its own right (``PHRASE_CONTEXT_UNITS``
     of text with a sentence mark). Removing the phrase would break that sentence,
     and the class rule would leave the rest of the line anyway. A share row or a "Sign up" line has no
-    sentence end of its own, and a lone linked sentence has no words beside it."""
+    sentence end of its own, and a lone linked sentence has no words beside it. A line with another link
+    beside the phrase needs ``PHRASE_CONTEXT_UNITS`` of words outside links (a span's own among them): a
+    dialogue line carries one note, while a post's meta line offers actions ("Post a comment or leave a
+    trackback: Trackback URL.")."""
     if block.tag != "p" or not any(ch.isalpha() for ch in around):
         return False
+    if _links_beside(block, el) > PHRASE_SHORT_LINE_MAX_LINKS:
+        own = around if el.tag == "a" else around + " " + " ".join(texts_outside_links(el))
+        if text_units(own) < PHRASE_CONTEXT_UNITS:
+            return False
     if not _ENDS_SENTENCE.search(block.text()):
         return False
     parent = block.parent
@@ -312,6 +320,15 @@ def _short_line_in_prose(block: Element, around: str) -> bool:
             if text_units(t) >= PHRASE_CONTEXT_UNITS and _SENTENCE_MARK.search(t):
                 return True
     return False
+
+
+def _links_beside(block: Element, el: Element) -> int:
+    """The links of ``block`` outside ``el`` (a hover card's own links are the phrase's)."""
+    return sum(
+        1
+        for n in block.iter_nodes()
+        if isinstance(n, Element) and n.tag == "a" and n is not el and not any(a is el for a in n.ancestors())
+    )
 
 
 def _line_among_siblings(el: Element, block: Element) -> tuple[str, str] | None:

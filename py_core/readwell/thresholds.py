@@ -91,6 +91,11 @@ PHRASE_CONTEXT_MARKS = 1  # ... when it has a comma or sentence end (share rows 
 # A shorter paragraph ending a sentence is prose too when one of this many nearest paragraphs on either side
 # has that much sentence text: a story's dialogue runs a few one-line paragraphs between narrative ones.
 PHRASE_NEIGHBOUR_PARAGRAPHS = 3
+# ... unless it has more than this many other links and under PHRASE_CONTEXT_UNITS of its own words: a line of
+# dialogue annotated with a popup note carries that one link, while a short line of actions that ends a
+# sentence ("Post a comment or leave a trackback: Trackback URL.") is a post's meta line, the interface the
+# class rules are for. 0: any other link on a short line makes it a line of actions.
+PHRASE_SHORT_LINE_MAX_LINKS = 0
 SENTENCE_SPAN_MIN_UNITS = 20  # a <p>'s sentence in a <span> has this much text outside links (credits: less)
 # The page's title heading is one of these (h4-h6 are a sidebar's or a box's own headings): a block opening
 # with one restating the title is the post (remove_by_selector.opens_with_title); one whose text is in the
@@ -201,6 +206,9 @@ BYLINE_LINE_MAX_WORDS = 8  # words besides the name on a byline line ("By X, AP 
 # ago" has 6); a sentence naming the author has more ("X, who covers the harbour, wrote from the quay ...")
 
 # --- a group of teaser cards inside the root (remove_low_score.teaser_group) --------------------------------
+# A teaser card may open with a short label before its linked headline (a section, a source, a date: "Market
+# recaps - ", "12 May 2031: "): at most this many words; a longer opening is a sentence that holds a link.
+TEASER_LABEL_MAX_WORDS = 6
 TEASER_GROUP_MAX_SHARE = 0.4  # of the root's text: a larger group of linked headlines with a paragraph each
 # may be the article (a news roundup, a list of talks or books the post is about), so it needs more evidence:
 TEASER_EXCERPTS_MIN_PART = 0.75  # ... this part of its cards end in an ellipsis: excerpts of other pages, cut

@@ -60,6 +60,7 @@ from ..thresholds import (
     TEASER_EXCERPTS_MAX_SHARE,
     TEASER_EXCERPTS_MIN_PART,
     TEASER_GROUP_MAX_SHARE,
+    TEASER_LABEL_MAX_WORDS,
 )
 
 # Stages this one must follow (the docstring says why); a test checks the pipeline table against them.
@@ -139,6 +140,31 @@ def footnote_led(el: Element) -> bool:
     return False
 
 
+# A sentence ends here (a dot in "example.com" or "07.45" is not one).
+_SENTENCE_END_MARK = re.compile(r"[.!?\u3002\uff01\uff1f](?=\s|$)")
+
+
+def label_led(el: Element) -> bool:
+    """A card whose linked headline follows a short label: a section, source or date of at most
+    ``TEASER_LABEL_MAX_WORDS`` words ("Market recaps - <a>Asia session</a> by X", "12 May: <a>...</a>"),
+    and whose own words (outside links) end no sentence: a headline, a source and a date. An annotated list
+    (a changelog entry, a cited source with a note) writes sentences of its own and is not a card."""
+    label: list[str] = []
+    linked = False
+    for n in el.iter_nodes():
+        if not (isinstance(n, Text) and n.data.strip()):
+            continue
+        a = next((x for x in n.ancestors() if x.tag == "a"), None)
+        if a is not None:
+            href = a.get("href")
+            linked = bool(href) and not href.startswith("#")
+            break
+        label.append(n.data)
+    if not linked or not label or len(" ".join(label).split()) > TEASER_LABEL_MAX_WORDS:
+        return False
+    return not any(_SENTENCE_END_MARK.search(t) for t in texts_outside_links(el))
+
+
 # An excerpt cut short: the text ends in an ellipsis, maybe bracketed ("... the mysterious...", "[…]").
 CUT_SHORT = re.compile(r"(\.\.\.|\u2026)\s*\]?$")
 
@@ -169,7 +195,12 @@ def teaser_group(el: Element, stats: dict[int, Stat], root_units: int) -> str | 
     card_units = 0
     for k in cards:
         s = stats.get(k.nid)
-        if s is None or s.units >= 800 or not (led_by_link(k) or headed_by_link(k)) or footnote_led(k):
+        if (
+            s is None
+            or s.units >= 800
+            or not (led_by_link(k) or headed_by_link(k) or label_led(k))
+            or footnote_led(k)
+        ):
             return None
         card_units += s.units
     # Links in running text (a paragraph written without <p>: text, a link, more text) are alike and each
