@@ -422,10 +422,8 @@ def images_in_sentences(el: Element) -> int:
     mark or an emoji in a sentence. They are the sentence's glyphs, not pictures of an image grid."""
     n = 0
     for img in el.iter(include_self=False):
-        if img.tag == "img":
-            before, after = _words_around(img)
-            if before and after:
-                n += 1
+        if img.tag == "img" and _words_around(img):
+            n += 1
     return n
 
 
@@ -434,12 +432,12 @@ def _glyph_sized(img: Element) -> bool:
     return w is not None and h is not None and w <= GLYPH_MAX_WIDTH and h <= GLYPH_MAX_HEIGHT
 
 
-def _words_around(img: Element) -> tuple[bool, bool]:
+def _words_around(img: Element) -> bool:
     """Whether ``img``'s line (in its nearest block, lines end at line breaks) has words before and after it
     (text in blocks nested in that block is on other lines)."""
     block = enclosing_block(img)
     if block is None:
-        return False, False
+        return False
     before = after = False
     seen = False
     for node in block.iter_nodes():
@@ -454,7 +452,7 @@ def _words_around(img: Element) -> tuple[bool, bool]:
                 after = True
                 break
             before = True
-    return before, after
+    return before and after
 
 
 def _inside_block(node: Text, block: Element) -> bool:

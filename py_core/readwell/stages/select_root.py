@@ -1060,7 +1060,7 @@ def _siblings_to_join(top: Element, sc: Scoring) -> set[int]:
                 ):
                     joined.add(sib.nid)
             continue
-        if hidden_reason(sib) or sib.tag in UNLIKELY_TAGS or _comment_compound(sib):
+        if _never_joined(sib):
             continue
         if at == top_at + 1 and _split_by_parser(top, sib):
             joined.add(sib.nid)
@@ -1117,6 +1117,12 @@ def _siblings_to_join(top: Element, sc: Scoring) -> set[int]:
     return joined
 
 
+def _never_joined(sib: Element) -> bool:
+    """A block beside the article that no joining test takes (the sibling step, its interludes, a lead
+    player): hidden, an unlikely tag, or a comment box by its compound name."""
+    return bool(hidden_reason(sib)) or sib.tag in UNLIKELY_TAGS or _comment_compound(sib)
+
+
 def _join_interludes(
     sibs: list[Element], top: Element, top_at: int, joined: set[int], stats: dict[int, Stat]
 ) -> None:
@@ -1140,9 +1146,7 @@ def _join_interludes(
             st is None
             or st.units <= SIBLING_PROSE_UNITS
             or st.link_density >= SIBLING_PROSE_LINK_DENSITY
-            or hidden_reason(sib)
-            or sib.tag in UNLIKELY_TAGS
-            or _comment_compound(sib)
+            or _never_joined(sib)
             or (sib.tag in DIV_LIKE and class_weight(sib) < 0)
         ):
             continue
@@ -1378,7 +1382,7 @@ def _is_lead_player(el: Element, stats: dict[int, Stat], root_units: int) -> boo
     st = stats.get(el.nid)
     if st is None or not any(e.tag in PLAYER_TAGS for e in el.iter()):
         return False
-    if hidden_reason(el) or el.tag in UNLIKELY_TAGS or _comment_compound(el):
+    if _never_joined(el):
         return False
     text = normalize_space(el.text())
     return (
