@@ -387,6 +387,19 @@ def _open_menu(page, title):
         summary.click()
 
 
+def _copy_markdown(page) -> str:
+    """Click the open reader's "Copy Markdown" (in the "Save the article" menu), wait for its "Copied"
+    status and return what the clipboard holds (clipboard permissions granted by the caller)."""
+    page.bring_to_front()
+    _open_menu(page, "Save the article")
+    page.locator("readwell-reader button[data-readwell-copy=markdown]").click()
+    page.wait_for_function(
+        "() => /^Copied /.test(document.querySelector('readwell-reader').shadowRoot"
+        ".querySelector('.rw-status').textContent)"
+    )
+    return page.evaluate("() => navigator.clipboard.readText()")
+
+
 def reader_root(page):
     return page.locator("readwell-reader .rw-root")
 
@@ -868,16 +881,9 @@ def test_copy_markdown_to_clipboard(env):
     tid = open_url(env, env["srv"].base + "/clip.html")
     call(sw, "reader", tid)
     try:
-        page.bring_to_front()
-        _open_menu(page, "Save the article")
-        page.locator("readwell-reader button[data-readwell-copy=markdown]").click()
+        text = _copy_markdown(page)
         status = page.locator("readwell-reader .rw-status")
-        page.wait_for_function(
-            "() => /^Copied /.test(document.querySelector('readwell-reader').shadowRoot"
-            ".querySelector('.rw-status').textContent)"
-        )
         assert status.get_attribute("role") == "status"
-        text = page.evaluate("() => navigator.clipboard.readText()")
         said = status.inner_text()
     finally:
         call(sw, "reader", tid)
@@ -903,14 +909,7 @@ def test_copy_markdown_is_made_from_the_shown_snapshot(env):
         page.evaluate(
             "() => { for (const p of document.querySelectorAll('article p')) p.textContent = 'gone'; }"
         )
-        page.bring_to_front()
-        _open_menu(page, "Save the article")
-        page.locator("readwell-reader button[data-readwell-copy=markdown]").click()
-        page.wait_for_function(
-            "() => /^Copied /.test(document.querySelector('readwell-reader').shadowRoot"
-            ".querySelector('.rw-status').textContent)"
-        )
-        text = page.evaluate("() => navigator.clipboard.readText()")
+        text = _copy_markdown(page)
     finally:
         call(sw, "reader", tid)
     data, body = _front_matter(text)
@@ -942,14 +941,7 @@ def test_overlay_and_clip_are_injected_when_used(env):
     assert call(sw, "overlay", tid)["open"] is False
     call(sw, "reader", tid)
     try:
-        page.bring_to_front()
-        _open_menu(page, "Save the article")
-        page.locator("readwell-reader button[data-readwell-copy=markdown]").click()
-        page.wait_for_function(
-            "() => /^Copied /.test(document.querySelector('readwell-reader').shadowRoot"
-            ".querySelector('.rw-status').textContent)"
-        )
-        text = page.evaluate("() => navigator.clipboard.readText()")
+        text = _copy_markdown(page)
     finally:
         call(sw, "reader", tid)
     assert sw.evaluate(LOADED_PARTS, tid) == ["content", "reader", "snapshot", "overlay", "clip"]
